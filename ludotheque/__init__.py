@@ -1,0 +1,75 @@
+"""Ludothèque: rules engines for three board games, and the tools around them.
+
+>>> import ludotheque
+>>> game = ludotheque.load("general")
+>>> state = game.start().play("a2-b2")
+>>> state.to_move
+'general'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+
+from .core import (
+    CHANCE,
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Move,
+    Outcome,
+    State,
+    UnknownGame,
+    perft,
+    perft_table,
+)
+
+__version__ = "0.1.0"
+
+# name -> (module, rulesets with the default first). Each module has ``get_game(ruleset)``,
+# which returns that ruleset's one game object; modules load on first use.
+_REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
+    "general": ("ludotheque.games.general", ("default",)),
+}
+
+
+def available_games() -> dict[str, tuple[str, ...]]:
+    """The available games and their rulesets (default first)."""
+    return {name: rulesets for name, (_, rulesets) in _REGISTRY.items()}
+
+
+def load(name: str, ruleset: str | None = None) -> Game:
+    """The game ``name`` with ``ruleset`` (its default when ``None``).
+
+    Raises ``UnknownGame`` (a ``ValueError``) naming what exists when either is unknown.
+    """
+    entry = _REGISTRY.get(name) if isinstance(name, str) else None
+    if entry is None:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UnknownGame(f"unknown game {name!r}; the games are: {known}")
+    module_name, rulesets = entry
+    chosen = rulesets[0] if ruleset is None else ruleset
+    if chosen not in rulesets:
+        raise UnknownGame(
+            f"unknown ruleset {ruleset!r} for {name}; its rulesets are: {', '.join(rulesets)}"
+        )
+    get_game: Callable[[str], Game] = import_module(module_name).get_game
+    return get_game(chosen)
+
+
+__all__ = [
+    "CHANCE",
+    "Game",
+    "IllegalMove",
+    "InvalidPosition",
+    "Move",
+    "Outcome",
+    "State",
+    "UnknownGame",
+    "__version__",
+    "available_games",
+    "load",
+    "perft",
+    "perft_table",
+]
