@@ -1,0 +1,466 @@
+"""The rules of Le Général et les rebelles (contract: the project's rules page for the game).
+
+A state is four values: the general's point, the rebels as a bitmask, the side to move and
+whether the flight is still available. Legal moves and the outcome are computed on demand and
+cached on the (otherwise immutable) state.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NoReturn
+
+from ...core import Game, IllegalMove, InvalidPosition, Outcome, State, describe_value
+from .board import (
+    ALL_MASK,
+    APEX,
+    GATES_MASK,
+    INDEX,
+    NAMES,
+    NEIGHBOURS,
+    NUM_POINTS,
+    PAIRS_AT,
+    S4,
+    SANCTUARY_MASK,
+    START_GENERAL,
+    START_REBELS,
+    mask_names,
+)
+from .moves import FLIGHTS, GENERAL_STEPS, REBEL_MOVE, REBEL_TARGETS, GeneralMove
+
+REBELS = "rebels"
+GENERAL = "general"
+SIDES = (REBELS, GENERAL)
+_SIDE_CODE = {"r": 0, "g": 1}
+
+# Outcome reasons (stable codes of the contract).
+TWELVE_CAPTURED = "twelve-captured"
+SHUT_IN = "shut-in"
+IMMOBILISED = "immobilised"
+NO_MOVE = "no-move"
+REPETITION = "repetition"
+
+_UNSET: Any = object()
+
+
+class GeneralState(State):
+    """A position of Le Général et les rebelles.
+
+    >>> s = GeneralGame().start()
+    >>> s.to_move
+    'rebels'
+    >>> s.play("a2-b2").to_move
+    'general'
+    """
+
+    __slots__ = ("_flight", "_general", "_moves", "_outcome", "_rebels", "_side")
+
+    _general: int
+    _rebels: int
+    _side: int
+    _flight: bool
+    _moves: list[GeneralMove]
+    _outcome: Outcome | None
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError("states are immutable: play() returns a new state")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError("states are immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_make, (self._general, self._rebels, self._side, self._flight))
+
+    # -- the public protocol -------------------------------------------------------------
+
+    @property
+    def game(self) -> GeneralGame:
+        return GAME
+
+    @property
+    def general(self) -> str:
+        """The general's point."""
+        return NAMES[self._general]
+
+    @property
+    def rebels(self) -> list[str]:
+        """The rebels' points, sorted."""
+        return mask_names(self._rebels)
+
+    @property
+    def rebel_count(self) -> int:
+        """How many rebels remain."""
+        return self._rebels.bit_count()
+
+    @property
+    def flight_available(self) -> bool:
+        """True while the general has not flown."""
+        return self._flight
+
+    @property
+    def side(self) -> str:
+        """Whose turn it is by the position string (even when the game is over)."""
+        return SIDES[self._side]
+
+    @property
+    def to_move(self) -> str | None:
+        if self.outcome() is not None:
+            return None
+        return SIDES[self._side]
+
+    def position(self) -> str:
+        return (
+            f"{NAMES[self._general]} {','.join(mask_names(self._rebels))} "
+            f"{'rg'[self._side]} {int(self._flight)}"
+        )
+
+    def legal_moves(self) -> list[GeneralMove]:
+        if self.outcome() is not None:
+            return []
+        return self._generate()
+
+    def outcome(self) -> Outcome | None:
+        result = self._outcome
+        if result is _UNSET:
+            result = self._decide()
+            object.__setattr__(self, "_outcome", result)
+        return result
+
+    def play(self, move: Any) -> GeneralState:
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif not isinstance(move, GeneralMove) or move not in self.legal_moves():
+            if self.outcome() is not None:
+                raise IllegalMove(f"the game is over ({self._outcome_words()})")
+            raise IllegalMove(f"{_move_text(move)} is not a legal move here")
+        return self._apply(move)
+
+    def parse_move(self, text: str) -> GeneralMove:
+        return _parse_move(self, text)
+
+    # -- values ----------------------------------------------------------------------------
+
+    def _key(self) -> tuple[int, int, int, bool]:
+        return (self._general, self._rebels, self._side, self._flight)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GeneralState):
+            return NotImplemented
+        return (
+            self._general == other._general
+            and self._rebels == other._rebels
+            and self._side == other._side
+            and self._flight == other._flight
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _generate(self) -> list[GeneralMove]:
+        moves = self._moves
+        if moves is not _UNSET:
+            return moves
+        rebels = self._rebels
+        g = self._general
+        moves = []
+        if self._side == 0:
+            empty = ~(rebels | (1 << g))
+            append = moves.append
+            r = rebels
+            while r:
+                low = r & -r
+                r ^= low
+                src = low.bit_length() - 1
+                targets = REBEL_TARGETS[src] & empty
+                if targets:
+                    row = REBEL_MOVE[src]
+                    while targets:
+                        bit = targets & -targets
+                        targets ^= bit
+                        append(row[bit.bit_length() - 1])  # type: ignore[arg-type]
+        else:
+            for dst, plain, captures in GENERAL_STEPS[g]:
+                if (rebels >> dst) & 1:
+                    continue
+                if dst == S4 and self._flight:
+                    for _land, fplain, fcaptures in FLIGHTS[g]:
+                        if (rebels >> _land) & 1:
+                            continue
+                        _add_step(moves, rebels, fplain, fcaptures)
+                else:
+                    _add_step(moves, rebels, plain, captures)
+        object.__setattr__(self, "_moves", moves)
+        return moves
+
+    def _decide(self) -> Outcome | None:
+        rebels = self._rebels
+        if rebels.bit_count() <= 4:
+            return Outcome(GENERAL, TWELVE_CAPTURED)
+        if (SANCTUARY_MASK >> self._general) & 1 and rebels & GATES_MASK == GATES_MASK:
+            return Outcome(REBELS, SHUT_IN)
+        if not self._generate():
+            if self._side == 1:
+                return Outcome(REBELS, IMMOBILISED)
+            return Outcome(GENERAL, NO_MOVE)
+        return None
+
+    def _apply(self, move: GeneralMove) -> GeneralState:
+        if move.src == self._general:
+            end = move.landing if move.landing >= 0 else move.dst
+            return _make(end, self._rebels & ~move.captured, 0, self._flight and move.landing < 0)
+        return _make(self._general, self._rebels ^ ((1 << move.src) | (1 << move.dst)), 1,
+                     self._flight)  # fmt: skip
+
+    def _outcome_words(self) -> str:
+        outcome = self.outcome()
+        assert outcome is not None
+        return f"{outcome.winner} won: {outcome.reason}"
+
+
+def _add_step(
+    moves: list[GeneralMove],
+    rebels: int,
+    plain: GeneralMove,
+    captures: tuple[tuple[int, GeneralMove], ...],
+) -> None:
+    """Append the moves of one landing: one per capturable pair, or the plain step if none."""
+    before = len(moves)
+    for pair, move in captures:
+        if rebels & pair == pair:
+            moves.append(move)
+    if len(moves) == before:
+        moves.append(plain)
+
+
+def _make(general: int, rebels: int, side: int, flight: bool) -> GeneralState:
+    state = object.__new__(GeneralState)
+    setter = object.__setattr__
+    setter(state, "_general", general)
+    setter(state, "_rebels", rebels)
+    setter(state, "_side", side)
+    setter(state, "_flight", flight)
+    setter(state, "_moves", _UNSET)
+    setter(state, "_outcome", _UNSET)
+    return state
+
+
+def _move_text(move: object) -> str:
+    if isinstance(move, GeneralMove):
+        return str(move)
+    return describe_value(move)
+
+
+# -- the game ------------------------------------------------------------------------------
+
+
+class GeneralGame(Game):
+    """Le Général et les rebelles: rebels (16, moving first) hunt the general."""
+
+    name = "general"
+    ruleset = "default"
+    rulesets = ("default",)
+    sides = SIDES
+    repetition_limit = 3
+    """A position seen this many times in a game's record is a draw (``repetition``)."""
+
+    def start(self) -> GeneralState:
+        return _make(START_GENERAL, START_REBELS, 0, True)
+
+    def parse_position(self, text: str) -> GeneralState:
+        return _parse_position(text)
+
+    def from_parts(
+        self, general: str, rebels: list[str], side: str = REBELS, flight: bool = True
+    ) -> GeneralState:
+        """Build a position from point names (validated like a position string)."""
+        side_code = "r" if side == REBELS else "g" if side == GENERAL else side
+        return _parse_position(f"{general} {','.join(rebels)} {side_code} {int(flight)}")
+
+
+GAME = GeneralGame()
+
+
+def get_game(ruleset: str = "default") -> GeneralGame:
+    """The game object (the General has one ruleset, ``default``)."""
+    if ruleset != "default":
+        raise ValueError(f"the General has no ruleset {ruleset!r}")
+    return GAME
+
+
+# -- position strings ----------------------------------------------------------------------
+
+
+def _point(token: str, what: str) -> int:
+    index = INDEX.get(token)
+    if index is None:
+        raise InvalidPosition(
+            f"{what}: {token!r} is not a point of the board (points are a1…e5 and s1…s4)"
+        )
+    return index
+
+
+def _parse_position(text: object) -> GeneralState:
+    if not isinstance(text, str):
+        raise InvalidPosition(f"a position must be a string, not {describe_value(text)}")
+    fields = text.lower().split()
+    if len(fields) != 4:
+        raise InvalidPosition(
+            f"a position has 4 fields (general, rebels, side, flight), e.g. "
+            f"'c3 a1,a2,… r 1'; got {len(fields)} in {text!r}"
+        )
+    general_token, rebels_token, side_token, flight_token = fields
+    general = _point(general_token, "the general")
+    rebels = 0
+    for token in rebels_token.split(","):
+        if not token:
+            raise InvalidPosition(f"empty rebel point in {rebels_token!r} (stray comma?)")
+        point = _point(token, "a rebel")
+        if (rebels >> point) & 1:
+            raise InvalidPosition(f"two rebels on {token}")
+        if (SANCTUARY_MASK >> point) & 1:
+            raise InvalidPosition(f"a rebel on {token}: rebels may never stand in the sanctuary")
+        if point == general:
+            raise InvalidPosition(f"the general and a rebel both on {token}")
+        rebels |= 1 << point
+    count = rebels.bit_count()
+    if count > 16:
+        raise InvalidPosition(f"{count} rebels: there are at most 16")
+    if count < 4:
+        raise InvalidPosition(f"{count} rebels: the game ends when 4 remain, so never fewer")
+    if count % 2:
+        raise InvalidPosition(f"{count} rebels: captures remove two at a time, so it must be even")
+    if side_token not in _SIDE_CODE:
+        raise InvalidPosition(
+            f"side to move must be 'r' (rebels) or 'g' (general), not {side_token!r}"
+        )
+    if flight_token not in ("0", "1"):
+        raise InvalidPosition(
+            f"flight must be '1' (still available) or '0' (used), not {flight_token!r}"
+        )
+    flight = flight_token == "1"
+    if general == APEX and flight:
+        raise InvalidPosition(
+            "the general is on s4 with his flight unused: reaching s4 uses the flight"
+        )
+    assert rebels & ~ALL_MASK == 0
+    return _make(general, rebels, _SIDE_CODE[side_token], flight)
+
+
+# -- move notation -------------------------------------------------------------------------
+
+_P = r"([a-wyz]?[0-9]*)"  # a point-like token (no point name starts with the 'x' of captures)
+_MOVE_RE = re.compile(rf"{_P}-{_P}(?:\*{_P})?(?:x([a-z0-9]*))?")
+_HOW = "write a step as 'a1-b2', a capture as 'c3-b2xa3c1', a flight as 's2-s4*c3'"
+
+
+def _move_point(token: str) -> int:
+    index = INDEX.get(token)
+    if index is None:
+        if not token:
+            raise IllegalMove(f"a point is missing: {_HOW}")
+        raise IllegalMove(f"{token!r} is not a point of the board (a1…e5, s1…s4)")
+    return index
+
+
+def _pairs_text(pairs: list[int]) -> str:
+    return " or ".join("+".join(mask_names(p)) for p in pairs)
+
+
+def _parse_move(state: GeneralState, text: object) -> GeneralMove:
+    if not isinstance(text, str):
+        raise IllegalMove(f"a move must be text like 'a1-b2', not {describe_value(text)}")
+    if state.outcome() is not None:
+        raise IllegalMove(f"the game is over ({state._outcome_words()})")
+    cleaned = text.strip().lower()
+    match = _MOVE_RE.fullmatch(cleaned)
+    if match is None:
+        raise IllegalMove(f"cannot read {text.strip()!r}: {_HOW}")
+    src_t, dst_t, land_t, cap_t = match.groups()
+    src, dst = _move_point(src_t), _move_point(dst_t)
+    landing = _move_point(land_t) if land_t is not None else -1
+    pair = 0
+    if cap_t is not None:
+        if len(cap_t) != 4:
+            raise IllegalMove(
+                f"a capture names exactly two rebels' points, like 'xa3c1', not 'x{cap_t}'"
+            )
+        a, b = _move_point(cap_t[:2]), _move_point(cap_t[2:])
+        if a == b:
+            raise IllegalMove(f"a capture takes two different rebels, not {cap_t[:2]} twice")
+        pair = (1 << a) | (1 << b)
+
+    rebels, general = state._rebels, state._general
+    if state._side == 0:
+        if src == general:
+            raise IllegalMove(f"{NAMES[src]} holds the general, and it is the rebels' turn")
+        if not (rebels >> src) & 1:
+            raise IllegalMove(f"there is no rebel on {NAMES[src]}")
+    elif src != general:
+        raise IllegalMove(f"it is the general's turn and he is on {NAMES[general]}, not {src_t}")
+    if dst not in NEIGHBOURS[src]:
+        raise IllegalMove(f"{NAMES[src]} and {NAMES[dst]} are not next to each other on a line")
+    if dst == general or (rebels >> dst) & 1:
+        raise IllegalMove(f"{NAMES[dst]} is occupied")
+    if state._side == 0:
+        if (SANCTUARY_MASK >> dst) & 1:
+            raise IllegalMove(f"rebels may never enter the sanctuary ({NAMES[dst]})")
+        if landing >= 0 or pair:
+            raise IllegalMove("only the general flies and captures; a rebel just steps")
+        return GeneralMove(src, dst, -1, 0)
+
+    flying = dst == S4 and state._flight
+    if landing >= 0 and not flying:
+        if dst != S4:
+            raise IllegalMove("'*' marks the flight, which starts with a step onto s4")
+        raise IllegalMove("the general has already used his flight")
+    if flying and landing < 0:
+        raise IllegalMove(
+            f"stepping onto s4 is the flight: say where he lands, e.g. {NAMES[src]}-s4*c3"
+        )
+    end = dst
+    if flying:
+        if landing == S4:
+            raise IllegalMove("the flight must land somewhere other than s4")
+        if (rebels >> landing) & 1:
+            raise IllegalMove(f"the flight cannot land on {NAMES[landing]}: a rebel is there")
+        end = landing
+    available = [p for p in PAIRS_AT[end] if rebels & p == p]
+    if pair:
+        if pair not in available:
+            where = f"landing on {NAMES[end]}" if flying else f"on {NAMES[end]}"
+            raise IllegalMove(
+                f"the general cannot take {'+'.join(mask_names(pair))} {where}"
+                + (f" (he can take {_pairs_text(available)})" if available else "")
+            )
+    elif len(available) == 1:
+        pair = available[0]
+    elif len(available) > 1:
+        raise IllegalMove(
+            f"ambiguous capture on {NAMES[end]}: write which pair he takes "
+            f"({_pairs_text(available)}), e.g. {NAMES[src]}-{NAMES[dst]}"
+            + (f"*{NAMES[end]}" if flying else "")
+            + f"x{''.join(mask_names(available[0]))}"
+        )
+    move = GeneralMove(src, dst, landing, pair)
+    if move not in state.legal_moves():  # a guard: the checks above should have said why
+        raise IllegalMove(f"{move} is not a legal move here")
+    return move
+
+
+__all__ = [
+    "GENERAL",
+    "IMMOBILISED",
+    "NO_MOVE",
+    "NUM_POINTS",
+    "REBELS",
+    "REPETITION",
+    "SHUT_IN",
+    "SIDES",
+    "TWELVE_CAPTURED",
+    "GeneralGame",
+    "GeneralMove",
+    "GeneralState",
+    "get_game",
+]
