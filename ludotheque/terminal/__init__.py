@@ -1,0 +1,1 @@
+"""Playing in a terminal: a text board per game and one generic game loop."""
