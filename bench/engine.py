@@ -1,0 +1,108 @@
+"""Engine speed: random play-outs and move generation, as medians of several runs.
+
+    python bench/engine.py general [--runs 5] [--seconds 2]
+
+Prints plies per second of random play-outs from the start (``legal_moves`` + ``play`` +
+``outcome`` each ply) and microseconds per ``legal_moves()`` on positions never asked before.
+Never run as a test: it prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ludotheque  # noqa: E402
+from ludotheque.core import CHANCE, State  # noqa: E402
+
+
+def playouts(game: ludotheque.Game, seconds: float, seed: int) -> tuple[float, float, int]:
+    """Random play-outs for ``seconds``: (plies per second, games per second, games)."""
+    rng = random.Random(seed)
+    plies = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state: State = game.start()
+        while state.outcome() is None:
+            if state.to_move == CHANCE:
+                outcomes = state.chance_outcomes()
+                state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
+                continue
+            moves = state.legal_moves()
+            state = state.play(moves[rng.randrange(len(moves))])
+            plies += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return plies / elapsed, games / elapsed, games
+
+
+def sample_positions(game: ludotheque.Game, count: int, seed: int) -> list[State]:
+    """Decision positions met in random games."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state: State = game.start()
+        while state.outcome() is None and len(found) < count:
+            if state.to_move == CHANCE:
+                outcomes = state.chance_outcomes()
+                state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
+                continue
+            found.append(state)
+            moves = state.legal_moves()
+            state = state.play(moves[rng.randrange(len(moves))])
+    return found
+
+
+def generation_us(positions: list[State]) -> float:
+    """Microseconds per ``legal_moves()`` on fresh copies (no cached answer)."""
+    fresh: list[State] = pickle.loads(pickle.dumps(positions))
+    start = time.perf_counter()
+    for state in fresh:
+        state.legal_moves()
+    return (time.perf_counter() - start) / len(fresh) * 1e6
+
+
+def median_of(runs: int, measure: Callable[[int], float]) -> tuple[float, list[float]]:
+    values = [measure(i) for i in range(runs)]
+    return statistics.median(values), values
+
+
+def bench_general(runs: int, seconds: float) -> None:
+    game = ludotheque.load("general")
+    rates = [playouts(game, seconds, seed) for seed in range(runs)]
+    plies = statistics.median(r[0] for r in rates)
+    games = statistics.median(r[1] for r in rates)
+    positions = sample_positions(game, 20_000, 99)
+    gen, gens = median_of(runs, lambda _: generation_us(positions))
+    print(f"general: random play-outs from the start, {runs} runs of {seconds:g} s")
+    print(f"  plies per second      median {plies:,.0f}  (runs: "
+          + ", ".join(f"{r[0]:,.0f}" for r in rates) + ")")
+    print(f"  games per second      median {games:,.1f}")
+    print(f"  legal_moves()         median {gen:.2f} µs over {len(positions):,} positions "
+          "(runs: " + ", ".join(f"{g:.2f}" for g in gens) + ")")
+    print("  target: 50,000 plies per second")
+
+
+BENCHES: dict[str, Callable[[int, float], None]] = {"general": bench_general}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=sorted(BENCHES))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    args = parser.parse_args()
+    BENCHES[args.game](args.runs, args.seconds)
+
+
+if __name__ == "__main__":
+    main()
