@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ludotheque  # noqa: E402
-from ludotheque.core import CHANCE, State  # noqa: E402
+import ludotheque
+from ludotheque.core import CHANCE, State
 
 
 def playouts(game: ludotheque.Game, seconds: float, seed: int) -> tuple[float, float, int]:
@@ -84,11 +84,16 @@ def bench_general(runs: int, seconds: float) -> None:
     positions = sample_positions(game, 20_000, 99)
     gen, gens = median_of(runs, lambda _: generation_us(positions))
     print(f"general: random play-outs from the start, {runs} runs of {seconds:g} s")
-    print(f"  plies per second      median {plies:,.0f}  (runs: "
-          + ", ".join(f"{r[0]:,.0f}" for r in rates) + ")")
+    print(
+        f"  plies per second      median {plies:,.0f}  (runs: "
+        + ", ".join(f"{r[0]:,.0f}" for r in rates)
+        + ")"
+    )
     print(f"  games per second      median {games:,.1f}")
-    print(f"  legal_moves()         median {gen:.2f} µs over {len(positions):,} positions "
-          "(runs: " + ", ".join(f"{g:.2f}" for g in gens) + ")")
+    print(
+        f"  legal_moves()         median {gen:.2f} µs over {len(positions):,} positions "
+        "(runs: " + ", ".join(f"{g:.2f}" for g in gens) + ")"
+    )
     print("  target: 50,000 plies per second")
 
 

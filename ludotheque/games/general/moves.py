@@ -66,9 +66,7 @@ REBEL_STEPS: tuple[tuple[tuple[int, GeneralMove], ...], ...] = tuple(
 
 # REBEL_TARGETS[src]: bitmask of the points a rebel on src may step to when empty;
 # REBEL_MOVE[src][dst]: the move object (None where there is no such step).
-REBEL_TARGETS: tuple[int, ...] = tuple(
-    sum(1 << dst for dst, _ in steps) for steps in REBEL_STEPS
-)
+REBEL_TARGETS: tuple[int, ...] = tuple(sum(1 << dst for dst, _ in steps) for steps in REBEL_STEPS)
 REBEL_MOVE: tuple[tuple[GeneralMove | None, ...], ...] = tuple(
     tuple(dict(steps).get(dst) for dst in range(NUM_POINTS)) for steps in REBEL_STEPS
 )
