@@ -97,7 +97,64 @@ def bench_general(runs: int, seconds: float) -> None:
     print("  target: 50,000 plies per second")
 
 
-BENCHES: dict[str, Callable[[int, float], None]] = {"general": bench_general}
+def openspiel_games(seconds: float, seed: int) -> tuple[float, float]:
+    """Random OpenSpiel backgammon games for ``seconds``: (games per second, decisions/s)."""
+    import pyspiel
+
+    game = pyspiel.load_game("backgammon")
+    rng = random.Random(seed)
+    games = decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                actions = state.legal_actions()
+                action = actions[rng.randrange(len(actions))]
+                decisions += 1
+            state.apply_action(action)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed
+
+
+def bench_backgammon(runs: int, seconds: float) -> None:
+    standard = ludotheque.load("backgammon", "standard")
+    seed_rules = ludotheque.load("backgammon", "seed")
+    ours, theirs, seeds = [], [], []
+    for i in range(runs):  # interleaved, so that both see the same machine load
+        ours.append(playouts(standard, seconds, i))
+        theirs.append(openspiel_games(seconds, i))
+        seeds.append(playouts(seed_rules, seconds, i))
+    our_games = statistics.median(r[1] for r in ours)
+    their_games = statistics.median(r[0] for r in theirs)
+    seed_games = statistics.median(r[1] for r in seeds)
+    positions = sample_positions(standard, 5_000, 99)
+    gen, _ = median_of(runs, lambda _: generation_us(positions))
+    print(f"backgammon: random games, {runs} runs of {seconds:g} s each, interleaved")
+    print(
+        f"  ours (standard)       median {our_games:,.1f} games/s  (runs: "
+        + ", ".join(f"{r[1]:,.1f}" for r in ours)
+        + ")"
+    )
+    print(f"  ours (seed)           median {seed_games:,.1f} games/s")
+    print(
+        f"  OpenSpiel backgammon  median {their_games:,.1f} games/s  (runs: "
+        + ", ".join(f"{r[0]:,.1f}" for r in theirs)
+        + ")"
+    )
+    print(f"  ratio ours/OpenSpiel  {our_games / their_games:.2f}  (target ≥ 0.25; goal > 1)")
+    print(f"  legal_moves()         median {gen:.1f} µs over {len(positions):,} positions")
+
+
+BENCHES: dict[str, Callable[[int, float], None]] = {
+    "general": bench_general,
+    "backgammon": bench_backgammon,
+}
 
 
 def main() -> None:

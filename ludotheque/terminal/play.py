@@ -30,16 +30,17 @@ Type a move in notation, or:
 
 @dataclass(frozen=True)
 class TextBoard:
-    """How one game draws itself in a terminal."""
+    """How one game draws itself in a terminal (``chance_text`` only for dice games)."""
 
     render: Callable[[Any], str]
     status: Callable[[Any], str]
+    chance_text: Callable[[Any, Any, str], str] | None = None
 
 
 def text_board(game_name: str) -> TextBoard:
     """The terminal drawing functions of a game."""
     module = import_module(f"ludotheque.terminal.{game_name}")
-    return TextBoard(module.render, module.status)
+    return TextBoard(module.render, module.status, getattr(module, "chance_text", None))
 
 
 class TerminalGame:
@@ -91,8 +92,12 @@ class TerminalGame:
             announced = False
             state = self.record.state
             if state.to_move == CHANCE:
-                self.record.roll()
-                self.say(f"Roll: {self.record.chance[-1]}")
+                after = self.record.roll()
+                outcome = self.record.chance[-1]
+                describe = self.board.chance_text
+                self.say(describe(state, after, outcome) if describe else f"Roll: {outcome}")
+                if after.to_move != CHANCE and self.players.get(str(after.to_move)) is None:
+                    self.show()
                 continue
             side = state.to_move
             assert side is not None

@@ -1,0 +1,111 @@
+"""A turn played one checker at a time: which single moves may come next, and when it can end.
+
+Only single moves that can still end in a legal play are offered: a single move is allowed when
+some continuation with the dice left reaches the final position of a legal play using exactly as
+many dice as every legal play of the roll uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ...core import IllegalMove
+from . import board as B
+from .movegen import completions, dice_of, remove_die
+from .moves import Step, point_name
+
+if TYPE_CHECKING:
+    from .rules import BackgammonState, PartialTurn
+
+
+def _as_step(item: Step | str | tuple[int, int, int], offered: list[Step], position: int) -> Step:
+    if isinstance(item, Step):
+        key = (item.src, item.dst, item.die)
+        match = [s for s in offered if (s.src, s.dst, s.die) == key]
+        if not match:
+            raise IllegalMove(f"move {position}: {item} with a {item.die} is not allowed here")
+        return match[0]
+    if isinstance(item, tuple) and len(item) == 3 and all(isinstance(v, int) for v in item):
+        src, dst, die = item
+        match = [s for s in offered if (s.src, s.dst, s.die) == (src, dst, die)]
+        if not match:
+            raise IllegalMove(
+                f"move {position}: {point_name(src)}/{point_name(dst)} with a {die} is not "
+                "allowed here"
+            )
+        return match[0]
+    if not isinstance(item, str):
+        raise IllegalMove(f"move {position}: cannot read {item!r} as a single move like '13/7'")
+    text = item.strip().lower().rstrip("*")
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise IllegalMove(f"move {position}: a single move is 'from/to', like '13/7', not {item!r}")
+    names = {point_name(p): p for p in range(26)}
+    if parts[0] not in names or parts[1] not in names:
+        raise IllegalMove(f"move {position}: cannot read {item!r}: points are 1–24, bar, off")
+    src, dst = names[parts[0]], names[parts[1]]
+    match = [s for s in offered if s.src == src and s.dst == dst]
+    if not match:
+        raise IllegalMove(f"move {position}: {text} is not allowed here")
+    if len(match) > 1:
+        dice = " or the ".join(str(s.die) for s in match)
+        raise IllegalMove(f"move {position}: {text} can use the {dice}: say which die")
+    return match[0]
+
+
+def partial_turn(
+    state: BackgammonState, done: Sequence[Step | str | tuple[int, int, int]]
+) -> PartialTurn:
+    """See ``BackgammonState.partial_turn``."""
+    from .rules import PartialTurn
+
+    if state.dice is None or state.to_move in (None, "chance"):
+        raise IllegalMove("there is no roll to play now")
+    legal = state.legal_moves()
+    need_total = len(legal[0].raw)
+    goals = {(p.mover_after, p.opponent_after): p for p in legal}
+    cap = state.game.cap
+    me, opp = state._mover_boards()
+    dice = dice_of(state.dice.high, state.dice.low)
+    made: list[Step] = []
+    for position, item in enumerate(done, start=1):
+        offered = _offered(me, opp, dice, cap, goals, need_total - len(made))
+        step = _as_step(item, offered, position)
+        made.append(step)
+        me, opp = _apply(me, opp, step)
+        dice = remove_die(dice, step.die)
+    offered = _offered(me, opp, dice, cap, goals, need_total - len(made))
+    play = goals.get((me, opp)) if len(made) == need_total else None
+    white, black = (me, opp) if state.side == "white" else (opp, me)
+    return PartialTurn(
+        done=tuple(made),
+        dice_left=dice,
+        next_steps=tuple(offered),
+        play=play,
+        white=tuple(B.unpack(white)),
+        black=tuple(B.unpack(black)),
+    )
+
+
+def _offered(
+    me: int,
+    opp: int,
+    dice: tuple[int, ...],
+    cap: int,
+    goals: Mapping[tuple[int, int], object],
+    need: int,
+) -> list[Step]:
+    targets = set(goals)
+    return [
+        Step(s[0], s[1], s[2], s[3])
+        for s, ok in completions(me, opp, dice, cap, targets, need)
+        if ok
+    ]
+
+
+def _apply(me: int, opp: int, step: Step) -> tuple[int, int]:
+    me2 = me - (1 << (step.src << 2)) + (1 << (step.dst << 2))
+    if step.hit:
+        opp = opp - (1 << ((25 - step.dst) << 2)) + (1 << (B.BAR << 2))
+    return me2, opp
