@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 import pexpect
 
@@ -21,7 +22,7 @@ def spawn(*args: str) -> pexpect.spawn:
     )
 
 
-def test_human_against_random_with_seeded_dice(tmp_path: object) -> None:
+def test_human_against_random_with_seeded_dice(tmp_path: Path) -> None:
     child = spawn("--ruleset", "standard", "--seed", "3", "--white", "human", "--black", "random")
     child.expect(r"Opening roll: white (\d), black (\d): (white|black) starts with (\d\d)")
     child.expect(r"white to play (\d\d) · pips: white (\d+), black (\d+)")
@@ -49,7 +50,7 @@ def test_human_against_random_with_seeded_dice(tmp_path: object) -> None:
     child.expect("Saved")
     child.sendline("quit")
     child.expect(pexpect.EOF)
-    record = Record.from_json(open(path, encoding="utf-8").read())
+    record = Record.from_json(Path(path).read_text(encoding="utf-8"))
     assert record.moves[0] == first or record.moves[1] == first
     assert record.ruleset == "standard"
     assert dice

@@ -45,9 +45,9 @@ class BackgammonState(State):
     """A backgammon position (see the module docstring).
 
     >>> game = BackgammonGame("standard")
-    >>> s = game.start().play("w3b1")     # white rolled 3, black 1: black (higher) starts
+    >>> s = game.start().play("w3b1")     # white rolled 3, black 1: the higher die starts
     >>> s.to_move, str(s.dice)
-    ('black', '31')
+    ('white', '31')
     >>> str(s.play("8/5 6/5").play("66").legal_moves()[0])
     '24/18 24/18 13/7 13/7'
     """
