@@ -24,15 +24,19 @@ import ludotheque
 from ludotheque.core import CHANCE, State
 
 
-def playouts(game: ludotheque.Game, seconds: float, seed: int) -> tuple[float, float, int]:
-    """Random play-outs for ``seconds``: (plies per second, games per second, games)."""
+def playouts(
+    game: ludotheque.Game, seconds: float, seed: int, max_plies: int | None = None
+) -> tuple[float, float, int]:
+    """Random play-outs for ``seconds`` (each at most ``max_plies`` moves):
+    (plies per second, games per second, games)."""
     rng = random.Random(seed)
     plies = games = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         state: State = game.start()
-        while state.outcome() is None:
+        played = 0
+        while state.outcome() is None and time.perf_counter() < deadline:
             if state.to_move == CHANCE:
                 outcomes = state.chance_outcomes()
                 state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
@@ -40,7 +44,11 @@ def playouts(game: ludotheque.Game, seconds: float, seed: int) -> tuple[float, f
             moves = state.legal_moves()
             state = state.play(moves[rng.randrange(len(moves))])
             plies += 1
-        games += 1
+            played += 1
+            if max_plies is not None and played >= max_plies:
+                break
+        if state.outcome() is not None or (max_plies is not None and played >= max_plies):
+            games += 1  # a game cut by the clock does not count
     elapsed = time.perf_counter() - start
     return plies / elapsed, games / elapsed, games
 
@@ -151,7 +159,53 @@ def bench_backgammon(runs: int, seconds: float) -> None:
     print(f"  legal_moves()         median {gen:.1f} µs over {len(positions):,} positions")
 
 
+MIDGAME_10 = (
+    "1RS1IE4INERSE/2RSWISE1IE4/9RSW/IEIN2IEISW1INE2/7RS1ISE/1INEIS3RNW3/IN1RNE1ISE1RWRSE2/"
+    "RN7RNERSE/INWRNWRSW1RW2INEIERN/4INWRSE1RSWREINE r21,i21 R3.4,I5.8,I10.9 r"
+)
+
+
+def bench_defiance(runs: int, seconds: float) -> None:
+    for ruleset in ("10x10", "8x8"):
+        game = ludotheque.load("defiance", ruleset)
+        rates = [playouts(game, seconds, seed, max_plies=400) for seed in range(runs)]
+        plies = statistics.median(r[0] for r in rates)
+        print(
+            f"defiance {ruleset}: random whole-turn play-outs (uniform over whole turns, "
+            f"at most 400 turns), {runs} runs of {seconds:g} s"
+        )
+        print(
+            f"  turns per second      median {plies:,.1f}  (runs: "
+            + ", ".join(f"{r[0]:,.1f}" for r in rates)
+            + ")"
+        )
+    game = ludotheque.load("defiance")
+    mid = game.parse_position(MIDGAME_10)
+    times = []
+    for _ in range(runs):
+        fresh = pickle.loads(pickle.dumps(mid))
+        start = time.perf_counter()
+        count = len(fresh.legal_moves())
+        times.append((time.perf_counter() - start) * 1e3)
+    start_state = game.start()
+    starts = []
+    for _ in range(runs):
+        fresh = pickle.loads(pickle.dumps(start_state))
+        begin = time.perf_counter()
+        n_start = len(fresh.legal_moves())
+        starts.append((time.perf_counter() - begin) * 1e3)
+    print(
+        f"  all legal turns of a 10x10 mid-game position ({count:,} turns): median "
+        f"{statistics.median(times):.1f} ms (runs: " + ", ".join(f"{t:.1f}" for t in times) + ")"
+    )
+    print(
+        f"  all legal turns of the 10x10 start ({n_start:,} turns): median "
+        f"{statistics.median(starts):.1f} ms"
+    )
+
+
 BENCHES: dict[str, Callable[[int, float], None]] = {
+    "defiance": bench_defiance,
     "general": bench_general,
     "backgammon": bench_backgammon,
 }

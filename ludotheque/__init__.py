@@ -32,6 +32,7 @@ __version__ = "0.1.0"
 _REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
     "general": ("ludotheque.games.general", ("default",)),
     "backgammon": ("ludotheque.games.backgammon", ("seed", "standard")),
+    "defiance": ("ludotheque.games.defiance", ("10x10", "8x8")),
 }
 
 

@@ -190,7 +190,20 @@ def _perft(state: State, depth: int) -> int:
     if depth == 1:
         return len(children)
     play = state.play
+    if depth == 2:
+        return sum(_count(play(c)) for c in children)
     return sum(_perft(play(c), depth - 1) for c in children)
+
+
+def _count(state: State) -> int:
+    """The number of children of ``state`` (a game may count its moves without listing them,
+    through an optional ``count_legal_moves()``)."""
+    if state.to_move is None:
+        return 0
+    if state.to_move == CHANCE:
+        return len(state.chance_outcomes())
+    counter = getattr(state, "count_legal_moves", None)
+    return int(counter()) if counter is not None else len(state.legal_moves())
 
 
 def perft_table(state: State, depth: int) -> list[int]:
@@ -203,7 +216,10 @@ def perft_table(state: State, depth: int) -> list[int]:
         children: Sequence[Any]
         children = [c for c, _ in s.chance_outcomes()] if s.to_move == CHANCE else s.legal_moves()
         counts[d] += len(children)
-        if d + 1 < depth:
+        if d + 2 == depth:
+            for c in children:
+                counts[d + 1] += _count(s.play(c))
+        elif d + 1 < depth:
             for c in children:
                 walk(s.play(c), d + 1)
 

@@ -35,12 +35,18 @@ class TextBoard:
     render: Callable[[Any], str]
     status: Callable[[Any], str]
     chance_text: Callable[[Any, Any, str], str] | None = None
+    moves_text: Callable[[Any], str] | None = None
 
 
 def text_board(game_name: str) -> TextBoard:
     """The terminal drawing functions of a game."""
     module = import_module(f"ludotheque.terminal.{game_name}")
-    return TextBoard(module.render, module.status, getattr(module, "chance_text", None))
+    return TextBoard(
+        module.render,
+        module.status,
+        getattr(module, "chance_text", None),
+        getattr(module, "moves_text", None),
+    )
 
 
 class TerminalGame:
@@ -148,6 +154,9 @@ class TerminalGame:
         self.show()
 
     def list_moves(self) -> None:
+        if self.board.moves_text is not None:
+            self.say(self.board.moves_text(self.record.state))
+            return
         moves = self.record.state.legal_moves()
         if not moves:
             self.say("No legal moves.")
