@@ -1,27 +1,27 @@
-"""The ``ludotheque`` command: ``play`` a game in the terminal (more commands join it later)."""
+"""The ``ludotheque`` command: ``play`` a game in the terminal, ``arena`` matches."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import available_games, load
 from .ai import Agent
+from .ai.levels import agent_names, make_agent
 from .core import InvalidPosition, UnknownGame
 from .record import Record
 
 SIDE_OPTIONS = ("rebels", "general", "white", "black", "imperium")
-PLAYER_KINDS = ("human", "random")
+PLAYER_KINDS = ("human", *agent_names())
 
 
-def make_player(kind: str, seed: int | None) -> Agent | None:
+def make_player(game: str, kind: str, seed: int | None) -> Agent | None:
     """``None`` for a human at the keyboard, else the named computer agent."""
     if kind == "human":
         return None
-    from .ai import RandomAgent
-
-    return RandomAgent(seed)
+    return make_agent(game, kind, seed)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,9 +34,39 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--position", help="start from this position string")
     for side in SIDE_OPTIONS:
         play.add_argument(
-            f"--{side}", choices=PLAYER_KINDS, help=f"who plays the {side} (human or computer)"
+            f"--{side}",
+            choices=PLAYER_KINDS,
+            help=f"who plays the {side}: human, a level (easy, medium, hard) or an algorithm",
         )
+    arena = commands.add_parser("arena", help="play computer players against each other")
+    arena.add_argument("game", choices=sorted(available_games()))
+    arena.add_argument("a", choices=agent_names(), help="player A")
+    arena.add_argument("b", choices=agent_names(), help="player B")
+    arena.add_argument("--games", type=int, default=20)
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--jobs", type=int, default=1, help="parallel processes")
+    arena.add_argument("--ruleset")
+    arena.add_argument("--save", type=Path, help="write every game's record into this folder")
     return parser
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from .arena import progress_bar, run_match
+
+    try:
+        load(args.game, args.ruleset)
+    except UnknownGame as exc:
+        print(f"ludotheque: {exc}", file=sys.stderr)
+        return 2
+    if args.games < 1 or args.jobs < 1:
+        print("ludotheque: --games and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    match = run_match(
+        args.game, args.a, args.b, args.games, seed=args.seed, jobs=args.jobs,
+        ruleset=args.ruleset, save=args.save, progress=progress_bar(),
+    )  # fmt: skip
+    print(match.report())
+    return 0
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -55,11 +85,11 @@ def _play(args: argparse.Namespace) -> int:
         )
         return 2
     if not chosen:  # a newcomer plays the first side against the computer
-        chosen = {game.sides[0]: "human", game.sides[1]: "random"}
+        chosen = {game.sides[0]: "human", game.sides[1]: "medium"}
     players = {}
     for i, side in enumerate(game.sides):
         seed = None if args.seed is None else args.seed * 10 + i
-        players[side] = make_player(chosen.get(side, "human"), seed)
+        players[side] = make_player(game.name, chosen.get(side, "human"), seed)
     dice_seed = None if args.seed is None else f"terminal-{args.seed}"
     try:
         record = Record.new(
@@ -81,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "play":
         return _play(args)
+    if args.command == "arena":
+        return _arena(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

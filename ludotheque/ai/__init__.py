@@ -1,5 +1,20 @@
 """Computer players: agents that choose a move for any game through the public protocol."""
 
-from .agent import Agent, RandomAgent
+from .agent import Agent, Budget, RandomAgent
+from .alphabeta import AlphaBetaAgent
+from .expectimax import ExpectimaxAgent
+from .greedy import GreedyAgent
+from .levels import levels, make_agent
+from .mcts import MCTSAgent
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = [
+    "Agent",
+    "AlphaBetaAgent",
+    "Budget",
+    "ExpectimaxAgent",
+    "GreedyAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "levels",
+    "make_agent",
+]

@@ -368,6 +368,6 @@ def test_no_legal_action_is_handled(monkeypatch: pytest.MonkeyPatch) -> None:
     from ludotheque.games.defiance import rules
 
     s = state({"e5": "RN"})
-    monkeypatch.setattr(rules, "_actions", lambda st: [])
+    monkeypatch.setattr(rules, "_has_action", lambda st: False)
     assert s.outcome() == Outcome("imperium", "no-move")
     assert s.to_move is None and s.legal_moves() == []

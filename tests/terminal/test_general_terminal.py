@@ -95,6 +95,16 @@ def test_computer_against_computer_plays_to_the_end() -> None:
     assert child.exitstatus == 0
 
 
+def test_against_a_level() -> None:
+    child = spawn("general", "--rebels", "human", "--general", "hard", "--seed", "1")
+    child.expect("rebels> ")
+    child.sendline("a2-b2")
+    child.expect("general plays c3-", timeout=10)
+    child.expect("rebels> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_game_over_prompt_and_start_position() -> None:
     child = spawn(
         "general",

@@ -324,6 +324,15 @@ class BackgammonGame(Game):
     def start(self) -> BackgammonState:
         return _make(self, _START, _START, -1, None)
 
+    def evaluate(self, state: State, side: str) -> float:
+        """Heuristic value for ``side`` (see ``games.backgammon.evaluation``)."""
+        from .evaluation import evaluate
+
+        if state.outcome() is not None:
+            return super().evaluate(state, side)
+        assert isinstance(state, BackgammonState)
+        return evaluate(state, side)
+
     def parse_position(self, text: str) -> BackgammonState:
         if isinstance(text, str):
             stripped = text.strip()

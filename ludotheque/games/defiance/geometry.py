@@ -77,6 +77,24 @@ class Geometry:
             for x, y in self.point_xy
         )
 
+        # bitboards: bit c is cell c; shifting moves every bit to its neighbour in a direction
+        self.full = (1 << self.num_cells) - 1
+        column0 = sum(1 << (j * n) for j in range(n))
+        column_last = column0 << (n - 1)
+        self._shift = tuple(dx + n * dy for dx, dy in VECTORS)
+        self._keep = tuple(
+            self.full & ~(column0 if dx > 0 else column_last if dx < 0 else 0) for dx, _ in VECTORS
+        )
+        # the bottom-left cell of the 2x2 block of each key point, by sector
+        self.block_origins = tuple(
+            sum(
+                1 << (self.cell(x - 1, y - 1))
+                for p, (x, y) in enumerate(self.point_xy)
+                if self.is_key[p] and self.point_sector[p] == s
+            )
+            for s in range(4)
+        )
+
     def _cell(self, i: int, j: int) -> int:
         return j * self.n + i if 0 <= i < self.n and 0 <= j < self.n else -1
 
@@ -102,6 +120,13 @@ class Geometry:
                 walls = (self._cell(x - 1, ly), self._cell(x, ly))
             steps.append((ty * m + tx, bool(dx and dy), tuple(c for c in walls if c >= 0)))
         return tuple(steps)
+
+    def shift(self, mask: int, d: int) -> int:
+        """Every cell of ``mask`` moved one step in direction ``d`` (cells leaving the board are
+        dropped)."""
+        k = self._shift[d]
+        moved = mask << k if k > 0 else mask >> -k
+        return moved & self._keep[d]
 
     def point(self, x: int, y: int) -> int:
         """The index of P(x, y)."""

@@ -149,7 +149,19 @@ class DefianceState(State):
     '10/10/10/10/10/4RN5/10/10/10/10 r39,i40 R3.2,I7.8,I8.7 i'
     """
 
-    __slots__ = ("_cells", "_game", "_imperial", "_moves", "_outcome", "_pools", "_rebel", "_side")
+    __slots__ = (
+        "_bits",
+        "_cells",
+        "_counts",
+        "_game",
+        "_imperial",
+        "_legal",
+        "_moves",
+        "_outcome",
+        "_pools",
+        "_rebel",
+        "_side",
+    )
 
     _game: DefianceGame
     _cells: tuple[int, ...]
@@ -159,6 +171,9 @@ class DefianceState(State):
     _side: int  # 0 rebels, 1 imperium, -1 over
     _moves: list[Turn]
     _outcome: Outcome | None
+    _legal: set[Turn]
+    _bits: tuple[tuple[int, ...], int, int]
+    _counts: list[int]
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("states are immutable: play() returns a new state")
@@ -223,6 +238,13 @@ class DefianceState(State):
             raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
         if not isinstance(move, Turn) or move.n != self._game.geo.n:
             raise IllegalMove(f"{_text(move)} is not a turn of this game")
+        if self._moves is not _UNSET:  # turns listed here need no second check
+            legal = self._legal
+            if legal is _UNSET:
+                legal = set(self._moves)
+                object.__setattr__(self, "_legal", legal)
+            if move in legal:
+                return self._apply(move)
         mid = self._after_action(move.action)
         if move.command is None:
             return self._finish(mid, None, ())
@@ -380,10 +402,70 @@ class DefianceState(State):
             cells[t] = 0
             pools[1 - side] += 1
             captured.append(t)
-        won = False
-        if side == 0 and action.kind == PLACE:
-            won = all(controlled_by_sector(geo, cells))
+        won = (
+            side == 0
+            and action.kind == PLACE
+            and _completes_win(geo, self._cells, c, self._control_counts())
+        )
         return AfterAction(cells, pools, captured, won)
+
+    def _control_counts(self) -> list[int]:
+        """How many key points the Rebels control in each sector (cached)."""
+        counts = self._counts
+        if counts is _UNSET:
+            counts = [len(ps) for ps in controlled_by_sector(self._game.geo, self._cells)]
+            object.__setattr__(self, "_counts", counts)
+        return counts
+
+    def bitboards(self) -> tuple[tuple[int, ...], int, int]:
+        """(one mask of cells per counter code 0–16, Rebel counters, Imperial counters), cached:
+        for evaluations that look at the whole board at once."""
+        bits = self._bits
+        if bits is _UNSET:
+            masks = [0] * 17
+            for c, code in enumerate(self._cells):
+                if code:
+                    masks[code] |= 1 << c
+            rebel = imperial = 0
+            for k in range(1, 9):
+                rebel |= masks[k]
+                imperial |= masks[k + 8]
+            bits = (tuple(masks), rebel, imperial)
+            object.__setattr__(self, "_bits", bits)
+        return bits
+
+    def _apply(self, move: Turn) -> DefianceState:
+        """Play a turn known to be legal (it came from ``legal_moves()``)."""
+        geo = self._game.geo
+        side = self._side
+        action = move.action
+        c, d = action.cell, action.direction
+        cells = list(self._cells)
+        pools = list(self._pools)
+        if action.kind == PLACE:
+            pools[side] -= 1
+        cells[c] = 1 + 8 * side + d
+        t = capture_by(
+            geo, cells, c, d, side, active_sectors(geo, side, self._rebel, self._imperial)
+        )
+        captured = [t] if t >= 0 else []
+        if t >= 0:
+            cells[t] = 0
+            pools[1 - side] += 1
+        won = (
+            side == 0
+            and action.kind == PLACE
+            and _completes_win(geo, self._cells, c, self._control_counts())
+        )
+        mid = AfterAction(cells, pools, captured, won)
+        command = move.command
+        if command is None:
+            return self._finish(mid, None, ())
+        if side == 0:
+            before = {geo.point_sector[self._rebel]}
+        else:
+            before = {geo.point_sector[p] for p in self._imperial}
+        return self._finish(mid, command, _entering(geo, cells, command.dst, side, before))
 
     def _command_options(self, mid: AfterAction) -> list[tuple[CommandMove, tuple[int, ...]]]:
         """Each legal Command move after the action, with the counters it captures."""
@@ -524,7 +606,7 @@ def _plan(state: DefianceState) -> Iterator[tuple[int, int, int, list[CommandMov
     active = active_sectors(geo, side, state._rebel, state._imperial)
     unchanged = AfterAction(list(cells), list(state._pools), [], False)
     base = [cm for cm, _ in state._command_options(unchanged)]
-    counts = [len(ps) for ps in controlled_by_sector(geo, cells)] if side == 0 else []
+    counts = state._control_counts() if side == 0 else []
     places, own = _action_cells(state)
     none: list[CommandMove] = []
     for c in places:
@@ -574,11 +656,38 @@ def _completes_win(geo: Geometry, cells: tuple[int, ...], c: int, counts: list[i
 def _decide(state: DefianceState) -> Outcome | None:
     if state._rebel in state._imperial:
         return Outcome(IMPERIUM, COMMAND_CAPTURED)
-    if all(controlled_by_sector(state._game.geo, state._cells)):
+    if rebels_hold_four_sectors(state):
         return Outcome(REBELS, FOUR_SECTORS)
-    if state._side >= 0 and not _actions(state):
+    if state._side >= 0 and not _has_action(state):
         return Outcome(SIDES[1 - state._side], NO_MOVE)
     return None
+
+
+def rebels_hold_four_sectors(state: DefianceState) -> bool:
+    """Whether the Rebels control a key point in every sector (with bitboards: a block's four
+    cells are a cell and its east, north and north-east neighbours)."""
+    geo = state._game.geo
+    _, rebel, _ = state.bitboards()
+    shift = geo.shift
+    full = rebel & shift(rebel, 6) & shift(rebel, 4) & shift(rebel, 5)
+    return all(full & origins for origins in geo.block_origins)
+
+
+def _has_action(state: DefianceState) -> bool:
+    """Whether the side to move can place or rotate at all (cheaper than listing actions)."""
+    side = state._side
+    lo = 1 + 8 * side
+    cells = state._cells
+    if any(lo <= code < lo + 8 for code in cells):
+        return True  # a counter can always turn
+    if state._pools[side] == 0:
+        return False
+    geo = state._game.geo
+    enemy = 1 - side
+    active = active_sectors(geo, enemy, state._rebel, state._imperial)
+    return any(
+        not cells[c] and not flanked(geo, cells, c, enemy, active) for c in range(geo.num_cells)
+    )
 
 
 def _pair(geo: Geometry, a: int, b: int) -> tuple[int, int]:
@@ -604,6 +713,9 @@ def _make(
     setter(state, "_side", side)
     setter(state, "_moves", _UNSET)
     setter(state, "_outcome", _UNSET)
+    setter(state, "_legal", _UNSET)
+    setter(state, "_bits", _UNSET)
+    setter(state, "_counts", _UNSET)
     return state
 
 
@@ -657,6 +769,15 @@ class DefianceGame(Game):
 
     def parse_position(self, text: str) -> DefianceState:
         return _parse_position(self, text)
+
+    def evaluate(self, state: State, side: str) -> float:
+        """Heuristic value for ``side`` (see ``games.defiance.evaluation``)."""
+        from .evaluation import evaluate
+
+        if state.outcome() is not None:
+            return super().evaluate(state, side)
+        assert isinstance(state, DefianceState)
+        return evaluate(state, side)
 
 
 _GAMES: dict[str, DefianceGame] = {}

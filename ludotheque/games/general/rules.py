@@ -268,6 +268,15 @@ class GeneralGame(Game):
     def start(self) -> GeneralState:
         return _make(START_GENERAL, START_REBELS, 0, True)
 
+    def evaluate(self, state: State, side: str) -> float:
+        """Heuristic value for ``side`` (see ``games.general.evaluation``)."""
+        from .evaluation import evaluate
+
+        if state.outcome() is not None:
+            return super().evaluate(state, side)
+        assert isinstance(state, GeneralState)
+        return evaluate(state, side)
+
     def parse_position(self, text: str) -> GeneralState:
         return _parse_position(text)
 

@@ -1,0 +1,164 @@
+"""Our backgammon agent against GNU Backgammon 0-ply (standard rules, cubeless, games counted
+as wins), through the PyPI package ``gnubg`` (bench only: never a dependency of the package).
+
+    python bench/gnubg_match.py --games 1000 --agent hard --jobs 2 --seed 1
+
+gnubg 1.1.0a16 cuts a move tuple at its first bear-off; such a partial move is completed by
+matching it against our legal plays (and, if several plays complete it, by gnubg's own 0-ply
+evaluation of their results).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import gnubg
+
+import ludotheque
+from ludotheque.ai.levels import make_agent
+from ludotheque.core import CHANCE
+from ludotheque.games.backgammon import BackgammonState, Play
+from ludotheque.stats import wilson
+
+GAME = ludotheque.load("backgammon", "standard")
+CUBE = gnubg.cube_info()
+ZERO_PLY = gnubg.eval_context(0, 0, 1, 0, 0.0)
+
+
+def gnubg_board(state: BackgammonState, on_roll: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """gnubg's board: (the other side, the side on roll), points 1-24 then the bar."""
+    other = "black" if on_roll == "white" else "white"
+    return tuple(state.board(other)[1:26]), tuple(state.board(on_roll)[1:26])
+
+
+def _completions(state: BackgammonState, steps: list[Any]) -> list[Play]:
+    """Every legal play that starts with the single moves ``steps``."""
+    found: dict[str, Play] = {}
+
+    def walk(done: list[Any]) -> None:
+        turn = state.partial_turn(done)
+        if turn.play is not None:
+            found[str(turn.play)] = turn.play
+            return
+        for step in turn.next_steps:
+            walk([*done, step])
+
+    walk(steps)
+    return list(found.values())
+
+
+def _match_partial(state: BackgammonState, pairs: list[tuple[int, int]]) -> list[Play]:
+    """The legal plays whose single moves can begin with gnubg's (src, dst) pairs."""
+    results: dict[str, Play] = {}
+
+    def walk(done: list[Any], rest: list[tuple[int, int]]) -> None:
+        if not rest:
+            for play in _completions(state, done):
+                results[str(play)] = play
+            return
+        src, dst = rest[0]
+        for step in state.partial_turn(done).next_steps:
+            if step.src == src and step.dst == dst:
+                walk([*done, step], rest[1:])
+
+    walk([], pairs)
+    return list(results.values())
+
+
+def gnubg_play(state: BackgammonState) -> Play:
+    """gnubg 0-ply's choice for the side to move."""
+    side = str(state.to_move)
+    moves = state.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    dice = state.dice
+    assert dice is not None
+    raw = gnubg.find_best_move(gnubg_board(state, side), CUBE, ZERO_PLY, (dice.high, dice.low))
+    pairs = [(raw[i], raw[i + 1]) for i in range(0, len(raw), 2)]
+    text = " ".join(f"{'bar' if a == 25 else a}/{'off' if b <= 0 else b}" for a, b in pairs)
+    try:
+        return state.parse_move(text)
+    except ludotheque.IllegalMove:
+        pass
+    candidates = _match_partial(state, [(a, max(b, 0)) for a, b in pairs]) or list(moves)
+    other = "black" if side == "white" else "white"
+
+    def gnubg_equity(play: Play) -> float:
+        after = state.play(play)
+        if after.outcome() is not None:
+            return 10.0
+        # gnubg evaluates for the side on roll next: the opponent; our equity is the opposite
+        return -gnubg.evaluate(gnubg_board(after, other), CUBE, ZERO_PLY)[5]
+
+    return max(candidates, key=gnubg_equity)
+
+
+def play_game(args: tuple[int, str, int]) -> tuple[bool, str, int]:
+    """One game: (our side won, our side, turns)."""
+    index, agent_name, seed = args
+    rng = random.Random(seed * 100_003 + index)
+    ours = "white" if index % 2 == 0 else "black"
+    agent = make_agent("backgammon", agent_name, seed=seed * 7919 + index, ruleset="standard")
+    state: ludotheque.State = GAME.start()
+    turns = 0
+    while state.outcome() is None:
+        if state.to_move == CHANCE:
+            outcomes = state.chance_outcomes()
+            state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
+            continue
+        assert isinstance(state, BackgammonState)
+        move = agent.choose(state) if state.to_move == ours else gnubg_play(state)
+        state = state.play(move)
+        turns += 1
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome.winner == ours, ours, turns
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--agent", default="hard")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    wins = 0
+    done = 0
+    by_side = {"white": [0, 0], "black": [0, 0]}
+    work = [(i, args.agent, args.seed) for i in range(args.games)]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for won, side, _ in pool.map(play_game, work, chunksize=4):
+            done += 1
+            wins += won
+            by_side[side][0] += won
+            by_side[side][1] += 1
+            if done % 20 == 0 or done == args.games:
+                low, high = wilson(wins, done)
+                print(
+                    f"\r{done}/{args.games} games: {wins / done:.1%} [{low:.1%}, {high:.1%}]",
+                    end="",
+                    flush=True,
+                )
+    print()
+    low, high = wilson(wins, args.games)
+    elapsed = time.perf_counter() - start
+    print(
+        f"{args.agent} vs gnubg 0-ply (standard, cubeless), {args.games} games, seed {args.seed}:"
+    )
+    print(f"  our wins: {wins} = {wins / args.games:.1%}, 95% interval [{low:.1%}, {high:.1%}]")
+    for side, (w, n) in by_side.items():
+        print(f"  as {side}: {w}/{n}")
+    print(f"  {elapsed:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""Alpha-beta search (negamax) with iterative deepening, a transposition table and move
+ordering, for the deterministic games.
+
+Values are from the point of view of the side to move, in [-1, 1] for evaluations; a won or
+lost game scores ±(2 − ply/1000), so a sooner win (or a later loss) is preferred. Move order:
+the transposition table's move, then killer moves, then the history heuristic; at shallow
+nodes the children's static evaluations. ``beam`` keeps only the best few children of each node
+by static evaluation (forward pruning, for games with thousands of moves per turn).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core import CHANCE, State
+from .agent import Budget, Clock, Memory, OutOfTime, decision_moves, value
+
+EXACT, LOWER, UPPER = 0, 1, 2
+WIN = 2.0
+
+
+class AlphaBetaAgent:
+    """Iterative-deepening alpha-beta. ``budget.iterations`` is the deepest iteration (in
+    plies); ``budget.seconds`` stops the search and keeps the last finished iteration."""
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        budget: Budget | None = None,
+        beam: int | None = None,
+        order_depth: int = 2,
+        name: str = "alphabeta",
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget(iterations=4)
+        self.beam = beam
+        self.order_depth = order_depth
+        self.name = name
+        self.nodes = 0
+        self.depth_reached = 0
+        self.memory = Memory()
+
+    def choose(self, state: State) -> Any:
+        self.memory.observe(state)
+        move = self._search(state)
+        self.memory.observe(state.play(move))
+        return move
+
+    def _search(self, state: State) -> Any:
+        moves = decision_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        self.rng.shuffle(moves)  # seeded tie-breaking among equal moves
+        clock = self.budget.clock()
+        max_depth = self.budget.iterations or 64
+        self.table: dict[State, tuple[int, float, int, Any]] = {}
+        self.path: dict[State, int] = {}
+        self.killers: dict[int, list[Any]] = {}
+        self.history: dict[Any, int] = {}
+        self.nodes = 0
+        best = moves[0]
+        side = str(state.to_move)
+        scored = self._static_order(state, moves, side)
+        ordered = [m for m, _ in scored]
+        if self.beam:
+            ordered = ordered[: self.beam]
+        for depth in range(1, max_depth + 1):
+            try:
+                best, results = self._root(state, ordered, depth, clock)
+            except OutOfTime:
+                break
+            self.depth_reached = depth
+            ordered = [m for m, _ in sorted(results, key=lambda r: -r[1])]
+            if max(v for _, v in results) >= WIN - 1:  # a forced win: no need to look deeper
+                break
+            if clock.expired():
+                break
+        return best
+
+    # -- the search ------------------------------------------------------------------------
+
+    def _root(
+        self, state: State, moves: list[Any], depth: int, clock: Clock
+    ) -> tuple[Any, list[tuple[Any, float]]]:
+        side = str(state.to_move)
+        alpha, beta = -WIN - 1, WIN + 1
+        results: list[tuple[Any, float]] = []
+        best, best_value = moves[0], -WIN - 1
+        for move in moves:
+            v = self._child_value(state.play(move), side, depth - 1, alpha, beta, 1, clock)
+            results.append((move, v))
+            if v > best_value:
+                best, best_value = move, v
+            alpha = max(alpha, v)
+        return best, results
+
+    def _child_value(
+        self, child: State, side: str, depth: int, alpha: float, beta: float, ply: int, clock: Clock
+    ) -> float:
+        """The value of ``child`` for ``side`` (who just moved into it), within (alpha, beta)."""
+        mover = child.to_move
+        if mover is None or mover == CHANCE:
+            return self._leaf(child, side, ply)
+        path = self.path
+        count = path.get(child, 0)
+        if self.memory.limit is not None and (
+            self.memory.seen.get(child, 0) + count + 1 >= self.memory.limit
+        ):
+            return 0.0  # a repetition draw along this line
+        path[child] = count + 1
+        try:
+            if mover == side:  # the same side moves again
+                return self._negamax(child, depth, alpha, beta, ply, clock)
+            return -self._negamax(child, depth, -beta, -alpha, ply, clock)
+        finally:
+            path[child] = count
+
+    def _leaf(self, state: State, side: str, ply: int) -> float:
+        self.nodes += 1
+        outcome = state.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0.0
+            return WIN - ply / 1000 if outcome.winner == side else -WIN + ply / 1000
+        return value(state, side)
+
+    def _negamax(
+        self, state: State, depth: int, alpha: float, beta: float, ply: int, clock: Clock
+    ) -> float:
+        """The value of decision node ``state`` for its side to move."""
+        if self.nodes & 255 == 0 and clock.expired():
+            raise OutOfTime
+        side = str(state.to_move)
+        if depth <= 0:
+            return self._leaf(state, side, ply)
+        self.nodes += 1
+        entry = self.table.get(state)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_value, e_flag, tt_move = entry
+            if e_depth >= depth:
+                if e_flag == EXACT:
+                    return e_value
+                if e_flag == LOWER and e_value >= beta:
+                    return e_value
+                if e_flag == UPPER and e_value <= alpha:
+                    return e_value
+        moves = self._ordered(state, depth, ply, tt_move, clock)
+        original_alpha = alpha
+        best_value, best_move = -WIN - 1, None
+        for move in moves:
+            v = self._child_value(state.play(move), side, depth - 1, alpha, beta, ply + 1, clock)
+            if v > best_value:
+                best_value, best_move = v, move
+            if v > alpha:
+                alpha = v
+            if alpha >= beta:
+                killers = self.killers.setdefault(ply, [])
+                if move not in killers:
+                    killers.insert(0, move)
+                    del killers[2:]
+                self.history[move] = self.history.get(move, 0) + depth * depth
+                break
+        flag = EXACT
+        if best_value <= original_alpha:
+            flag = UPPER
+        elif best_value >= beta:
+            flag = LOWER
+        self.table[state] = (depth, best_value, flag, best_move)
+        return best_value
+
+    # -- move ordering ---------------------------------------------------------------------
+
+    def _static_order(
+        self, state: State, moves: list[Any], side: str, clock: Clock | None = None
+    ) -> list[tuple[Any, float]]:
+        scored = []
+        for i, m in enumerate(moves):
+            if clock is not None and i & 63 == 63 and clock.expired():
+                raise OutOfTime
+            scored.append((m, value(state.play(m), side)))
+        scored.sort(key=lambda ms: -ms[1])
+        return scored
+
+    def _ordered(self, state: State, depth: int, ply: int, tt_move: Any, clock: Clock) -> list[Any]:
+        moves = list(state.legal_moves())
+        if self.beam or depth >= self.order_depth:
+            side = str(state.to_move)
+            ordered = [m for m, _ in self._static_order(state, moves, side, clock)]
+            if self.beam:
+                ordered = ordered[: self.beam]
+        else:
+            killers = self.killers.get(ply, [])
+            history = self.history
+            ordered = sorted(moves, key=lambda m: (m in killers, history.get(m, 0)), reverse=True)
+        if tt_move is not None and tt_move in ordered:
+            ordered.remove(tt_move)
+            ordered.insert(0, tt_move)
+        return ordered

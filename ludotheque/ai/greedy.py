@@ -1,0 +1,52 @@
+"""Greedy: one ply, the move whose result the game's evaluation likes best.
+
+With a ``temperature`` above zero it picks among the moves with probabilities that fall off
+with how much worse each one looks — the mistakes of a player who sees only one move ahead
+and sometimes misjudges it, never the blunders of a random player.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ..core import State
+from .agent import Memory, decision_moves, value
+
+
+class GreedyAgent:
+    """One-ply search over the game's evaluation (ties broken by the seeded generator)."""
+
+    def __init__(
+        self, seed: int | str | None = None, temperature: float = 0.0, name: str = "greedy"
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.temperature = temperature
+        self.name = name
+        self.memory = Memory()
+
+    def scores(self, state: State) -> list[tuple[Any, float]]:
+        """Every legal move with the evaluation of its result for the mover (a move that
+        repeats a position into a draw scores 0)."""
+        side = str(state.to_move)
+        out = []
+        for m in decision_moves(state):
+            child = state.play(m)
+            out.append((m, 0.0 if self.memory.draws(child) else value(child, side)))
+        return out
+
+    def choose(self, state: State) -> Any:
+        self.memory.observe(state)
+        move = self._pick(state)
+        self.memory.observe(state.play(move))
+        return move
+
+    def _pick(self, state: State) -> Any:
+        scored = self.scores(state)
+        best = max(s for _, s in scored)
+        if self.temperature <= 0:
+            tied = [m for m, s in scored if s >= best - 1e-12]
+            return tied[self.rng.randrange(len(tied))]
+        weights = [math.exp((s - best) / self.temperature) for _, s in scored]
+        return self.rng.choices([m for m, _ in scored], weights)[0]

@@ -1,0 +1,120 @@
+"""Named computer players: the algorithms by name, and per game the levels ``easy``,
+``medium`` and ``hard`` (each an algorithm with its budget).
+
+``hard`` answers within two seconds a move on a two-core machine; ``easy`` plays the moves a
+one-move-ahead player likes, with the misjudgements of such a player (a greedy choice with
+noise), never random moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .. import available_games
+from .agent import Agent, Budget, RandomAgent
+from .alphabeta import AlphaBetaAgent
+from .expectimax import ExpectimaxAgent
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+
+LEVELS = ("easy", "medium", "hard")
+ALGORITHMS = ("random", "greedy", "mcts", "alphabeta", "expectimax")
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level: how to build its agent, and a line for people."""
+
+    make: Callable[[int | None], Agent]
+    description: str
+
+
+def _general() -> dict[str, Level]:
+    return {
+        "easy": Level(
+            lambda s: GreedyAgent(s, temperature=0.08, name="easy"),
+            "one move ahead, and not always the best of those",
+        ),
+        "medium": Level(
+            lambda s: AlphaBetaAgent(s, Budget(iterations=2), name="medium"),
+            "alpha-beta, two plies",
+        ),
+        "hard": Level(
+            lambda s: AlphaBetaAgent(s, Budget(iterations=12, seconds=1.5), name="hard"),
+            "alpha-beta with iterative deepening, 1.5 seconds",
+        ),
+    }
+
+
+def _backgammon() -> dict[str, Level]:
+    return {
+        "easy": Level(
+            lambda s: GreedyAgent(s, temperature=0.06, name="easy"),
+            "one play ahead, and not always the best of those",
+        ),
+        "medium": Level(lambda s: GreedyAgent(s, name="medium"), "the best play one ply ahead"),
+        "hard": Level(
+            lambda s: ExpectimaxAgent(s, Budget(iterations=2, seconds=1.6), beam=4, name="hard"),
+            "expectimax two plies through every roll, on the four best candidates",
+        ),
+    }
+
+
+def _defiance() -> dict[str, Level]:
+    return {
+        "easy": Level(
+            lambda s: GreedyAgent(s, temperature=0.05, name="easy"),
+            "one turn ahead, and not always the best of those",
+        ),
+        "medium": Level(lambda s: GreedyAgent(s, name="medium"), "the best turn one ply ahead"),
+        "hard": Level(
+            lambda s: AlphaBetaAgent(
+                s, Budget(iterations=2, seconds=1.3), beam=3, order_depth=1, name="hard"
+            ),
+            "two plies, the three best turns of each side",
+        ),
+    }
+
+
+_LEVELS: dict[str, Callable[[], dict[str, Level]]] = {
+    "general": _general,
+    "backgammon": _backgammon,
+    "defiance": _defiance,
+}
+
+
+def levels(game: str) -> dict[str, Level]:
+    """The levels of a game."""
+    if game not in _LEVELS:
+        raise ValueError(f"no levels for {game!r}; games: {', '.join(sorted(_LEVELS))}")
+    return _LEVELS[game]()
+
+
+def agent_names() -> tuple[str, ...]:
+    """Every name ``make_agent`` accepts."""
+    return LEVELS + ALGORITHMS
+
+
+def make_agent(game: str, name: str, seed: int | None = None, ruleset: str | None = None) -> Agent:
+    """The agent called ``name`` (a level or an algorithm) for ``game``.
+
+    ``ruleset`` is accepted for symmetry with ``ludotheque.load``; the levels are the same for
+    every ruleset of a game.
+    """
+    if game not in available_games():
+        raise ValueError(f"unknown game {game!r}")
+    del ruleset
+    if name in LEVELS:
+        return levels(game)[name].make(seed)
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(seed)
+    if name == "mcts":
+        return MCTSAgent(seed, Budget(iterations=400), cutoff=40)
+    if name == "alphabeta":
+        return AlphaBetaAgent(seed, Budget(iterations=3), beam=5 if game == "defiance" else None)
+    if name == "expectimax":
+        return ExpectimaxAgent(seed, Budget(iterations=2), beam=4)
+    raise ValueError(f"unknown player {name!r}; choose from: {', '.join(agent_names())}")

@@ -1,0 +1,142 @@
+"""Monte Carlo tree search (UCT) for any game, chance nodes included.
+
+At a decision node the child with the best upper confidence bound is followed; at a chance node
+an outcome is drawn with its probability (the tree never "chooses" the dice). A play-out follows
+the rollout policy until the game ends or ``cutoff`` plies have been played, where the game's
+evaluation takes over. Values are kept for the first side and negated for the second.
+``widening`` limits how many children a node may have (``ceil(visits ** widening)``), for games
+with thousands of moves per turn.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from ..core import CHANCE, State
+from .agent import Budget, decision_moves, terminal_value, value
+
+RolloutPolicy = Callable[[State, random.Random], Any]
+
+
+def random_rollout(state: State, rng: random.Random) -> Any:
+    """The default play-out policy: a uniformly random legal move."""
+    moves = state.legal_moves()
+    return moves[rng.randrange(len(moves))]
+
+
+class _Node:
+    __slots__ = ("children", "state", "total", "untried", "visits")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.children: dict[Any, _Node] = {}
+        self.untried: list[Any] | None = None
+        self.visits = 0
+        self.total = 0.0  # sum of values for the first side
+
+
+class MCTSAgent:
+    """UCT. ``budget.iterations`` play-outs (reproducible with a seed), or ``budget.seconds``."""
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        budget: Budget | None = None,
+        exploration: float = 1.4,
+        cutoff: int | None = None,
+        rollout: RolloutPolicy = random_rollout,
+        widening: float | None = None,
+        name: str = "mcts",
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget(iterations=1000)
+        self.exploration = exploration
+        self.cutoff = cutoff
+        self.rollout = rollout
+        self.widening = widening
+        self.name = name
+        self.iterations_done = 0
+
+    def choose(self, state: State) -> Any:
+        moves = decision_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        first = state.game.sides[0]
+        root = _Node(state)
+        clock = self.budget.clock()
+        limit = self.budget.iterations
+        done = 0
+        while (limit is None or done < limit) and not (done and clock.expired()):
+            self._iterate(root, first)
+            done += 1
+            if limit is None and self.budget.seconds is None and done >= 1000:
+                break
+        self.iterations_done = done
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total))
+        return best[0]
+
+    def _iterate(self, root: _Node, first: str) -> None:
+        node = root
+        path = [node]
+        while node.state.to_move is not None:
+            state = node.state
+            if state.to_move == CHANCE:
+                outcomes = state.chance_outcomes()
+                outcome = self.rng.choices(outcomes, [p for _, p in outcomes])[0][0]
+                child = node.children.get(outcome)
+                if child is None:
+                    child = node.children[outcome] = _Node(state.play(outcome))
+                node = child
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.untried = list(state.legal_moves())
+                self.rng.shuffle(node.untried)
+            allowed = (
+                len(node.untried) + len(node.children)
+                if self.widening is None
+                else max(1, math.ceil((node.visits + 1) ** self.widening))
+            )
+            if node.untried and len(node.children) < allowed:
+                move = node.untried.pop()
+                child = node.children[move] = _Node(state.play(move))
+                path.append(child)
+                node = child
+                break
+            node = self._select(node, first)
+            path.append(node)
+        result = self._playout(node.state, first)
+        for n in path:
+            n.visits += 1
+            n.total += result
+
+    def _select(self, node: _Node, first: str) -> _Node:
+        sign = 1.0 if node.state.to_move == first else -1.0
+        log_n = math.log(node.visits + 1)
+        c = self.exploration
+        best, best_score = None, -math.inf
+        for child in node.children.values():
+            if child.visits == 0:
+                return child
+            score = sign * child.total / child.visits + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        assert best is not None
+        return best
+
+    def _playout(self, state: State, first: str) -> float:
+        plies = 0
+        rng = self.rng
+        while state.to_move is not None:
+            if self.cutoff is not None and plies >= self.cutoff:
+                return value(state, first)
+            if state.to_move == CHANCE:
+                outcomes = state.chance_outcomes()
+                state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
+                continue
+            state = state.play(self.rollout(state, rng))
+            plies += 1
+        return terminal_value(state, first)

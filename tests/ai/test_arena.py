@@ -1,0 +1,84 @@
+"""The arena: statistics against known values, a small match, saved records, the command."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludotheque.arena import GameResult, MatchResult, run_match
+from ludotheque.record import Record
+from ludotheque.stats import elo, elo_interval, wilson
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(65, 100)
+    assert math.isclose(low, 0.5525, abs_tol=1e-3) and math.isclose(high, 0.7364, abs_tol=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and math.isclose(high, 0.2775, abs_tol=1e-3)
+    low, high = wilson(10, 10)
+    assert math.isclose(low, 0.7225, abs_tol=1e-3) and math.isclose(high, 1.0)
+
+
+def test_elo_known_values() -> None:
+    assert elo(0.5) == pytest.approx(0.0)
+    assert elo(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo(0.25) == pytest.approx(-190.85, abs=0.01)
+    diff, low, high = elo_interval(60, 0, 40)
+    assert diff == pytest.approx(70.44, abs=0.01)
+    # score 0.6 with standard error sqrt(0.24/100) = 0.049: 0.504 to 0.696
+    assert low == pytest.approx(elo(0.6 - 1.959964 * math.sqrt(0.24 / 100)), abs=0.01)
+    assert high == pytest.approx(elo(0.6 + 1.959964 * math.sqrt(0.24 / 100)), abs=0.01)
+    diff, _, _ = elo_interval(10, 20, 10)
+    assert diff == pytest.approx(0.0)
+
+
+def test_match_counts() -> None:
+    match = MatchResult("general", "default", "A", "B", ("rebels", "general"))
+    outcomes = [
+        ("rebels", "rebels"), ("rebels", "general"), ("rebels", None),
+        ("general", "general"), ("general", "general"), ("general", "rebels"),
+    ]  # fmt: skip
+    for i, (a_side, winner) in enumerate(outcomes):
+        match.results.append(GameResult(i, a_side, winner, "x", 10))
+    assert (match.a_wins, match.draws, match.b_wins) == (3, 1, 2)
+    assert match.by_side() == {"rebels": (1, 1, 1), "general": (2, 0, 1)}
+    report = match.report()
+    assert "A wins 3, B wins 2, draws 1" in report
+    assert "win rate 50.0%" in report
+
+
+def test_a_small_match_with_saved_records(tmp_path: Path) -> None:
+    match = run_match("backgammon", "easy", "random", 4, seed=3, jobs=2, save=tmp_path)
+    assert len(match.results) == 4
+    assert [r.a_side for r in match.results] == ["white", "black", "white", "black"]
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 4
+    record = Record.from_json(files[0].read_text(encoding="utf-8"))
+    assert record.outcome() is not None and record.players["white"] == "easy"
+    again = run_match("backgammon", "easy", "random", 4, seed=3, jobs=1)
+    assert [r.winner for r in again.results] == [r.winner for r in match.results]
+
+
+def test_arena_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ludotheque", "arena", "general", "greedy", "random",
+         "--games", "4", "--seed", "2", "--jobs", "2"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "greedy vs random at general" in result.stdout
+    assert "Elo difference" in result.stdout and "95% interval" in result.stdout
+    assert "4/4 games" in result.stderr
+
+
+def test_arena_rejects_bad_arguments() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ludotheque", "arena", "general", "easy", "random", "--games", "0"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2 and "at least 1" in result.stderr
