@@ -81,7 +81,11 @@ def gnubg_play(state: BackgammonState) -> Play:
         return moves[0]
     dice = state.dice
     assert dice is not None
-    raw = gnubg.find_best_move(gnubg_board(state, side), CUBE, ZERO_PLY, (dice.high, dice.low))
+    raw = list(
+        gnubg.find_best_move(gnubg_board(state, side), CUBE, ZERO_PLY, (dice.high, dice.low))
+    )
+    if len(raw) % 2:  # the known bug: the tuple stops at the first bear-off, "to" included
+        raw.append(0)
     pairs = [(raw[i], raw[i + 1]) for i in range(0, len(raw), 2)]
     text = " ".join(f"{'bar' if a == 25 else a}/{'off' if b <= 0 else b}" for a, b in pairs)
     try:

@@ -1,4 +1,4 @@
-"""The ``ludotheque`` command: ``play`` a game in the terminal, ``arena`` matches."""
+"""The ``ludotheque`` command: ``serve`` the web app, ``play`` in the terminal, ``arena``."""
 
 from __future__ import annotations
 
@@ -38,6 +38,13 @@ def _parser() -> argparse.ArgumentParser:
             choices=PLAYER_KINDS,
             help=f"who plays the {side}: human, a level (easy, medium, hard) or an algorithm",
         )
+    serve = commands.add_parser("serve", help="start the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--db", help="a database URL, or a path to a SQLite file (default: DATABASE_URL, else "
+        "SQLite in your data directory)",
+    )  # fmt: skip
     arena = commands.add_parser("arena", help="play computer players against each other")
     arena.add_argument("game", choices=sorted(available_games()))
     arena.add_argument("a", choices=agent_names(), help="player A")
@@ -48,6 +55,25 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--ruleset")
     arena.add_argument("--save", type=Path, help="write every game's record into this folder")
     return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import os
+
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.settings import Settings
+
+    url = args.db or os.environ.get("DATABASE_URL", "")
+    if url and "://" not in url:
+        url = f"sqlite:///{Path(url).expanduser().resolve()}"
+    settings = Settings(database_url=url, host=args.host, port=args.port)
+    app = create_app(settings)
+    print(f"Ludothèque: database {settings.resolved_database_url()}", flush=True)
+    print(f"Ludothèque: open http://{args.host}:{args.port}/ in your browser", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -113,6 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _play(args)
     if args.command == "arena":
         return _arena(args)
+    if args.command == "serve":
+        return _serve(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -1,0 +1,295 @@
+// The board of Le Général et les rebelles, drawn in SVG. It knows the shape of the board and
+// reads moves out of their notation; which moves are legal comes from the server.
+const SVG = "http://www.w3.org/2000/svg";
+const COLS = "abcde";
+export const POINTS = {};
+for (let c = 0; c < 5; c++) {
+  for (let r = 1; r <= 5; r++) POINTS[`${COLS[c]}${r}`] = [50 + 75 * c, 470 - 75 * (r - 1)];
+}
+POINTS.s4 = [200, 20];
+POINTS.s1 = [162.5, 95];
+POINTS.s2 = [200, 95];
+POINTS.s3 = [237.5, 95];
+const LINES = [
+  "a1 b1 c1 d1 e1", "a2 b2 c2 d2 e2", "a3 b3 c3 d3 e3", "a4 b4 c4 d4 e4", "a5 b5 c5 d5 e5",
+  "a1 a2 a3 a4 a5", "b1 b2 b3 b4 b5", "c1 c2 c3 c4 c5 s2 s4", "d1 d2 d3 d4 d5", "e1 e2 e3 e4 e5",
+  "a1 b2 c3 d4 e5", "e1 d2 c3 b4 a5", "c1 b2 a3", "a3 b4 c5", "c5 d4 e3", "e3 d2 c1",
+  "b5 s1 s4", "d5 s3 s4", "s1 s2 s3",
+].map((line) => line.split(" "));
+const SANCTUARY = ["s1", "s2", "s3", "s4"];
+const GATES = ["b5", "c5", "d5"];
+const MOVE = /^([a-e][1-5]|s[1-4])-([a-e][1-5]|s[1-4])(?:\*([a-e][1-5]|s[1-4]))?(?:x([a-e][1-5]|s[1-4])([a-e][1-5]|s[1-4]))?$/;
+
+export function parseMove(text) {
+  const m = MOVE.exec(text);
+  if (!m) return null;
+  return { text, from: m[1], to: m[2], landing: m[3] || null, pair: m[4] ? [m[4], m[5]] : null };
+}
+
+export function parsePosition(position) {
+  const [general, rebels, side, flight] = position.split(" ");
+  return { general, rebels: rebels.split(","), side, flight: flight === "1" };
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.append(node);
+  return node;
+}
+
+export function createBoard(holder, { t, onMove, chooser, say }) {
+  const svg = el("svg", { viewBox: "0 0 400 520", class: "board general", role: "group" });
+  svg.setAttribute("aria-label", t("game.general"));
+  holder.append(svg);
+  const s4 = POINTS.s4;
+  el("polygon", { points: `${POINTS.b5.join(",")} ${POINTS.d5.join(",")} ${s4.join(",")}`, class: "sanctuary" }, svg);
+  for (const line of LINES) {
+    el("polyline", { points: line.map((p) => POINTS[p].join(",")).join(" "), class: "line" }, svg);
+  }
+  const marks = el("g", { class: "marks" }, svg);
+  const layer = el("g", { class: "points" }, svg);
+  const ghosts = el("g", { class: "ghosts" }, svg);
+  const groups = {};
+  for (const [name, [x, y]] of Object.entries(POINTS)) {
+    const g = el("g", { class: "pt", "data-point": name, tabindex: "0", role: "button", transform: `translate(${x} ${y})` }, layer);
+    if (SANCTUARY.includes(name)) g.classList.add("sanctuary-point");
+    if (GATES.includes(name)) g.classList.add("gate");
+    if (name === "s4") g.classList.add("apex");
+    el("circle", { r: 30, class: "hit" }, g);
+    el("circle", { r: name === "s4" ? 7 : 5, class: "dot" }, g);
+    el("circle", { r: 26, class: "target" }, g);
+    const label = el("text", name.startsWith("s") ? { class: "label", x: 11, y: -8 } : { class: "label", x: 21, y: -19 }, g);
+    label.textContent = name;
+    groups[name] = g;
+    g.addEventListener("click", () => clicked(name));
+    g.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        clicked(name);
+      }
+    });
+    g.addEventListener("pointerdown", (event) => startDrag(event, name));
+  }
+
+  let moves = [];
+  let current = null; // parsed position
+  let selected = null;
+  let stage = "idle"; // idle | to | landing | pair
+  let candidates = [];
+
+  function reset() {
+    selected = null;
+    stage = "idle";
+    candidates = [];
+    chooser.hidden = true;
+    chooser.innerHTML = "";
+    paint();
+  }
+
+  function origins() {
+    return new Set(moves.map((m) => m.from));
+  }
+
+  function targets() {
+    if (stage === "to") return new Set(moves.filter((m) => m.from === selected).map((m) => m.to));
+    if (stage === "landing") return new Set(candidates.map((m) => m.landing));
+    if (stage === "pair") return new Set(candidates.flatMap((m) => m.pair));
+    return new Set();
+  }
+
+  function finish(list) {
+    if (list.length === 1) {
+      const text = list[0].text;
+      reset();
+      onMove(text);
+      return;
+    }
+    if (list.some((m) => m.landing) && new Set(list.map((m) => m.landing)).size > 1) {
+      stage = "landing";
+      candidates = list;
+      say(t("play.choose_landing"));
+      paint();
+      return;
+    }
+    stage = "pair";
+    candidates = list;
+    say(t("play.choose_pair"));
+    chooser.hidden = false;
+    chooser.innerHTML = "";
+    const title = document.createElement("p");
+    title.textContent = t("play.choose_pair");
+    chooser.append(title);
+    for (const m of list) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "pair";
+      button.dataset.move = m.text;
+      button.textContent = `${m.pair[0]} + ${m.pair[1]}`;
+      button.addEventListener("click", () => finish([m]));
+      chooser.append(button);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = t("play.cancel");
+    cancel.addEventListener("click", reset);
+    chooser.append(cancel);
+    paint();
+  }
+
+  function clicked(name) {
+    if (!moves.length) return;
+    if (stage === "idle") {
+      if (origins().has(name)) {
+        selected = name;
+        stage = "to";
+        paint();
+      }
+      return;
+    }
+    if (stage === "to") {
+      if (name === selected) return reset();
+      const list = moves.filter((m) => m.from === selected && m.to === name);
+      if (list.length) return finish(list);
+      if (origins().has(name)) {
+        selected = name;
+        paint();
+        return;
+      }
+      return reset();
+    }
+    if (stage === "landing") {
+      const list = candidates.filter((m) => m.landing === name);
+      if (list.length) return finish(list);
+      return reset();
+    }
+    if (stage === "pair") {
+      const list = candidates.filter((m) => m.pair && m.pair.includes(name));
+      if (list.length === 1) return finish(list);
+    }
+  }
+
+  // dragging a piece: drop it on a point to play there (same as a second click)
+  let drag = null;
+  function pointAt(event) {
+    const box = svg.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / box.width) * 400;
+    const y = ((event.clientY - box.top) / box.height) * 520;
+    let best = null;
+    let bestD = 35 * 35;
+    for (const [name, [px, py]] of Object.entries(POINTS)) {
+      const d = (px - x) ** 2 + (py - y) ** 2;
+      if (d < bestD) {
+        best = name;
+        bestD = d;
+      }
+    }
+    return best;
+  }
+  function startDrag(event, name) {
+    if (stage !== "idle" || !origins().has(name) || event.button !== 0) return;
+    drag = { name, moved: false, x: event.clientX, y: event.clientY, id: event.pointerId,
+             piece: groups[name].querySelector(".piece") };
+  }
+  svg.addEventListener("pointermove", (event) => {
+    if (!drag || !drag.piece) return;
+    if (!drag.moved) {
+      if (Math.abs(event.clientX - drag.x) + Math.abs(event.clientY - drag.y) < 8) return;
+      drag.moved = true;
+      svg.setPointerCapture(drag.id); // from now on the pointer belongs to the drag
+    }
+    const box = svg.getBoundingClientRect();
+    const [px, py] = POINTS[drag.name];
+    const x = ((event.clientX - box.left) / box.width) * 400 - px;
+    const y = ((event.clientY - box.top) / box.height) * 520 - py;
+    drag.piece.setAttribute("transform", `translate(${x} ${y})`);
+  });
+  svg.addEventListener("pointerup", (event) => {
+    if (!drag) return;
+    const { name, moved, piece } = drag;
+    drag = null;
+    if (!moved) return; // a plain click: the click handler takes it
+    if (piece) piece.removeAttribute("transform");
+    const target = pointAt(event);
+    selected = name;
+    stage = "to";
+    if (target && target !== name) clicked(target);
+    else paint();
+  });
+  svg.addEventListener("pointercancel", () => {
+    if (drag && drag.piece) drag.piece.removeAttribute("transform");
+    drag = null;
+  });
+
+  function paint() {
+    const pos = current;
+    const rebels = new Set(pos ? pos.rebels : []);
+    const from = origins();
+    const to = targets();
+    for (const [name, g] of Object.entries(groups)) {
+      g.querySelector(".piece")?.remove();
+      const occupant = pos && pos.general === name ? "general" : rebels.has(name) ? "rebel" : null;
+      if (occupant) {
+        const piece = el("g", { class: `piece ${occupant}` }, g);
+        el("circle", { r: occupant === "general" ? 24 : 20 }, piece);
+        if (occupant === "general") {
+          const crown = el("text", { class: "crown", y: 9 }, piece);
+          crown.textContent = "♔";
+        }
+      }
+      g.classList.toggle("movable", from.has(name) && stage !== "pair");
+      g.classList.toggle("selected", name === selected);
+      g.classList.toggle("highlight", to.has(name));
+      g.setAttribute(
+        "aria-label",
+        t(occupant === "general" ? "point.general" : occupant === "rebel" ? "point.rebel" : "point.empty", { name }),
+      );
+      g.setAttribute("aria-pressed", name === selected ? "true" : "false");
+    }
+  }
+
+  function markLast(last) {
+    marks.innerHTML = "";
+    if (!last || last.kind !== "move") return;
+    const m = parseMove(last.text);
+    if (!m) return;
+    const path = [m.from, m.to, ...(m.landing ? [m.landing] : [])];
+    el("polyline", { points: path.map((p) => POINTS[p].join(",")).join(" "), class: "last-move" }, marks);
+    for (const p of [m.from, m.landing || m.to]) {
+      const [x, y] = POINTS[p];
+      el("circle", { cx: x, cy: y, r: 29, class: "last-point" }, marks);
+    }
+  }
+
+  function leaving(last) {
+    ghosts.innerHTML = "";
+    const m = last && last.kind === "move" ? parseMove(last.text) : null;
+    if (!m || !m.pair) return;
+    for (const p of m.pair) {
+      const [x, y] = POINTS[p];
+      const ghost = el("g", { class: "leaving", transform: `translate(${x} ${y})`, "data-captured": p }, ghosts);
+      el("circle", { r: 20 }, ghost);
+    }
+    setTimeout(() => (ghosts.innerHTML = ""), 1600);
+  }
+
+  return {
+    update({ position, livePosition, legal, last, animate }) {
+      current = parsePosition(position);
+      svg.dataset.position = livePosition; // the game's position now (a test hook)
+      svg.dataset.shownPosition = position; // what the board shows (history stepping)
+      moves = legal.map(parseMove).filter(Boolean);
+      svg.classList.toggle("interactive", moves.length > 0);
+      reset();
+      markLast(last);
+      if (animate) leaving(last);
+    },
+  };
+}
+
+export function describe(snap, position, t) {
+  const pos = parsePosition(position);
+  const captured = 16 - pos.rebels.length;
+  return `<p data-captured="${captured}">${t("play.captured", { n: captured })}</p>` +
+    `<p>${t("play.flight", { state: t(pos.flight ? "play.flight.yes" : "play.flight.no") })}</p>`;
+}

@@ -1,0 +1,46 @@
+// The home page form: show the fields that fit the chosen game and mode.
+const form = document.getElementById("new-game");
+const params = new URLSearchParams(location.search);
+
+function chosen(name) {
+  const input = form.querySelector(`input[name="${name}"]:checked`);
+  return input ? input.value : null;
+}
+
+function update() {
+  const game = chosen("game");
+  const mode = chosen("mode");
+  for (const field of ["ruleset", "side"]) {
+    let first = null;
+    let any = false;
+    for (const label of form.querySelectorAll(`label.${field}`)) {
+      const mine = label.dataset.game === game;
+      label.hidden = !mine;
+      const input = label.querySelector("input");
+      input.disabled = !mine;
+      if (mine) {
+        any = true;
+        if (!first) first = input;
+      } else {
+        input.checked = false;
+      }
+    }
+    if (first && !form.querySelector(`input[name="${field}"]:checked:not(:disabled)`)) first.checked = true;
+    if (field === "ruleset") document.getElementById("ruleset-field").hidden = form.querySelectorAll(`label.ruleset:not([hidden])`).length < 2;
+    if (field === "side") document.getElementById("side-field").hidden = !(any && mode === "computer");
+  }
+  document.getElementById("level-field").hidden = mode !== "computer";
+  document.getElementById("position-field").hidden = mode === "friend";
+}
+
+form.addEventListener("change", update);
+if (params.get("game")) {
+  const radio = form.querySelector(`input[name="game"][value="${CSS.escape(params.get("game"))}"]`);
+  if (radio) radio.checked = true;
+}
+update();
+if (params.get("ruleset")) {
+  const radio = form.querySelector(`input[name="ruleset"][value="${CSS.escape(params.get("ruleset"))}"]:not(:disabled)`);
+  if (radio) radio.checked = true;
+}
+if (params.get("position")) document.getElementById("position").value = params.get("position");

@@ -1,0 +1,219 @@
+"""Le Général et les rebelles in a real browser: clicks, drags, the keyboard, the move box, the
+choice of a pair, the flight, friends in two browsers with a watcher, the computer, a server
+restart, the language switch and a phone-sized screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Server, shot
+
+START = "c3 a1,a2,a3,a4,a5,b1,b5,c1,c5,d1,d5,e1,e2,e3,e4,e5 r 1"
+
+
+def start_game(page: Page, server: Server, mode: str = "local", position: str = "",
+               level: str = "", side: str = "") -> None:  # fmt: skip
+    page.goto(server.url + "/")
+    page.check('input[name="game"][value="general"]')
+    page.check(f'input[name="mode"][value="{mode}"]')
+    if level:
+        page.check(f'input[name="level"][value="{level}"]')
+    if side:
+        page.check(f'input[name="side"][value="{side}"]')
+    if position:
+        page.fill("#position", position)
+    page.click("#start")
+    if mode != "friend":
+        page.wait_for_selector("svg.board[data-position]")
+
+
+def board_position(page: Page) -> str:
+    return str(page.get_attribute("svg.board", "data-position"))
+
+
+def expect_position(page: Page, position: str) -> None:
+    expect(page.locator("svg.board")).to_have_attribute("data-position", position)
+
+
+def click(page: Page, point: str) -> None:
+    page.click(f'[data-point="{point}"]')
+
+
+def test_same_screen_clicks_pairs_flight_box_history(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    start_position = "d3 a1,a2,a4,a5,b1,b5,c3,c4,c5,e3,e4,e5 g 1"
+    start_game(page, server, position=start_position)
+    expect(page.locator("#status")).to_contain_text("General to move")
+    # the general's destinations are highlighted once he is selected
+    click(page, "d3")
+    expect(page.locator('[data-point="d4"]')).to_have_class("pt highlight")
+    click(page, "d4")  # three pairs can be taken there: the page asks which
+    expect(page.locator("#chooser")).to_be_visible()
+    expect(page.locator("#chooser button.pair")).to_have_count(3)
+    shot(page, "general-choose-pair")
+    page.click('#chooser button[data-move="d3-d4xc4e4"]')
+    expect_position(page, "d4 a1,a2,a4,a5,b1,b5,c3,c5,e3,e5 r 1")
+    expect(page.locator("#extra")).to_contain_text("Rebels captured: 6")
+    expect(page.locator("#move-list li")).to_have_count(1)
+    # a rebel moves by dragging
+    page.drag_and_drop('[data-point="a2"]', '[data-point="b2"]')
+    expect_position(page, "d4 a1,a4,a5,b1,b2,b5,c3,c5,e3,e5 g 1")
+    # the general moves with the keyboard (and captures c3 and e3 on his way)
+    page.focus('[data-point="d4"]')
+    page.keyboard.press("Enter")
+    page.focus('[data-point="d3"]')
+    page.keyboard.press("Enter")
+    expect_position(page, "d3 a1,a4,a5,b1,b2,b5,c5,e5 r 1")
+    # the move box, with an illegal move first
+    page.fill("#move-input", "a1-a3")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#message")).to_contain_text("not next to each other")
+    page.fill("#move-input", "A1-A2")
+    page.press("#move-input", "Enter")
+    expect_position(page, "d3 a2,a4,a5,b1,b2,b5,c5,e5 g 1")
+    # stepping back and forth through the game
+    page.click("#step-first")
+    shown = page.locator("svg.board")
+    expect(shown).to_have_attribute("data-shown-position", start_position)
+    page.click("#step-next")
+    expect(shown).to_have_attribute("data-shown-position", "d4 a1,a2,a4,a5,b1,b5,c3,c5,e3,e5 r 1")
+    expect(shown).to_have_attribute("data-position", "d3 a2,a4,a5,b1,b2,b5,c5,e5 g 1")
+    page.click("#step-last")
+    expect(shown).to_have_attribute("data-shown-position", "d3 a2,a4,a5,b1,b2,b5,c5,e5 g 1")
+    # undo at one screen is free
+    page.click("#undo")
+    expect_position(page, "d3 a1,a4,a5,b1,b2,b5,c5,e5 r 1")
+    shot(page, "general-same-screen")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_flight_with_a_capture(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start_game(page, server, position="s2 a1,a3,c1,c5,e1,e3 g 1")
+    click(page, "s2")
+    click(page, "s4")  # the flight: now choose where he lands
+    expect(page.locator("#message")).to_contain_text("Where does the general land")
+    expect(page.locator('[data-point="b1"]')).to_have_class("pt highlight")
+    shot(page, "general-flight-landing")
+    click(page, "b1")
+    expect_position(page, "b1 a3,c5,e1,e3 r 0")
+    expect(page.locator("#extra")).to_contain_text("Flight: used")
+    expect(page.locator("#move-list li").first).to_contain_text("s2-s4*b1xa1c1")
+    # four rebels remain: the general has won
+    expect(page.locator("#result")).to_contain_text("General win")
+    expect(page.locator("#result")).to_contain_text("twelve rebels captured")
+    shot(page, "general-flight-won")
+    # rematch
+    page.click("#rematch")
+    page.wait_for_url("**/play/**")
+    expect_position(page, "s2 a1,a3,c1,c5,e1,e3 g 1")
+
+
+def test_friends_in_two_browsers_with_a_watcher(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    host = new_page()
+    start_game(host, server, mode="friend")
+    rebels_link = host.get_attribute('[data-seat-link="rebels"]', "href")
+    general_link = host.get_attribute('[data-seat-link="general"]', "href")
+    watch_link = host.get_attribute("[data-watch-link]", "href")
+    shot(host, "general-friend-links")
+    rebels, general, watcher = new_page(), new_page(), new_page()
+    rebels.goto(server.url + str(rebels_link))
+    general.goto(server.url + str(general_link))
+    watcher.goto(server.url + str(watch_link))
+    for p in (rebels, general, watcher):
+        expect_position(p, START)
+    expect(rebels.locator("#seat-line")).to_have_text("You play the Rebels")
+    expect(watcher.locator("#seat-line")).to_have_text("You are watching")
+    # the general cannot move the rebels' pieces: nothing is offered to him
+    expect(general.locator("svg.board.interactive")).to_have_count(0)
+    click(rebels, "a2")
+    click(rebels, "b2")
+    after = START.replace("a2,a3", "a3").replace("b1,b5", "b1,b2,b5").replace(" r 1", " g 1")
+    for p in (rebels, general, watcher):
+        expect_position(p, after)
+    general.fill("#move-input", "c3-b4")
+    general.press("#move-input", "Enter")
+    for p in (rebels, general, watcher):
+        expect(p.locator("#move-list li")).to_have_count(2)
+    expect(watcher.locator("#move-list li").nth(1)).to_contain_text("c3-b4xa3c5")
+    # undo by request: the general asks, the rebels accept
+    general.click("#ask-undo")
+    expect(rebels.locator("#undo-request")).to_be_visible()
+    shot(rebels, "general-undo-request")
+    rebels.click("#accept-undo")
+    for p in (rebels, general, watcher):
+        expect_position(p, after)
+    shot(watcher, "general-watcher")
+    assert not any(p.errors for p in (rebels, general, watcher))  # type: ignore[attr-defined]
+
+
+def test_against_the_computer_to_the_end(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start_game(page, server, mode="computer", level="easy", side="rebels",
+               position="s2 a1,a2,b5,c5,d4,e4 r 0")  # fmt: skip
+    click(page, "a1")
+    click(page, "b1")
+    # the computer answers from inside the sanctuary
+    expect(page.locator("#move-list li")).to_have_count(2, timeout=30_000)
+    expect(page.locator("#status")).to_contain_text("Rebels to move")
+    page.fill("#move-input", "d4-d5")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#result")).to_contain_text("Rebels win")
+    expect(page.locator("#result")).to_contain_text("shut in")
+    shot(page, "general-computer-end")
+
+
+def test_a_server_restart_loses_nothing(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start_game(page, server)
+    click(page, "a2")
+    click(page, "b2")
+    page.fill("#move-input", "c3-c2")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-list li")).to_have_count(2)
+    before = board_position(page)
+    server.stop()
+    expect(page.locator("#connection")).to_have_class("connection offline")
+    server.start()
+    expect(page.locator("#connection")).to_have_text("Connected", timeout=20_000)
+    expect_position(page, before)
+    page.reload()
+    expect_position(page, before)
+    click(page, "b2")
+    click(page, "b3")
+    expect(page.locator("#move-list li")).to_have_count(3)
+
+
+def test_language_switch_and_browser_language(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    page.goto(server.url + "/")
+    expect(page.locator("#start")).to_have_text("Start the game")
+    page.click("#lang-switch")
+    expect(page.locator("#start")).to_have_text("Commencer la partie")
+    start_game(page, server)
+    expect(page.locator("#status")).to_contain_text("Aux Rebelles de jouer")
+    shot(page, "general-french")
+    french = new_page(locale="fr-FR")
+    french.goto(server.url + "/rules/general")
+    expect(french.locator("h2").first).to_have_text("Le plateau")
+
+
+def test_phone_sized_screen(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    start_game(page, server)
+    box = page.locator("svg.board").bounding_box()
+    assert box is not None and box["width"] <= 390 and box["width"] > 300
+    page.tap('[data-point="a2"]')
+    page.tap('[data-point="b2"]')
+    expect_position(
+        page, START.replace("a2,a3", "a3").replace("b1,b5", "b1,b2,b5").replace(" r ", " g ")
+    )
+    shot(page, "general-phone")

@@ -1,0 +1,131 @@
+"""WebSockets: state on connect, moves broadcast to players and watchers, refusals as
+messages, reconnection catching up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from tests.server.conftest import new_game, token_of
+
+
+def receive_state(ws: WebSocketTestSession) -> dict[str, Any]:
+    while True:
+        message = ws.receive_json()
+        if message["type"] == "state":
+            return dict(message["game"])
+
+
+def receive_error(ws: WebSocketTestSession) -> dict[str, Any]:
+    while True:
+        message = ws.receive_json()
+        if message["type"] == "error":
+            return dict(message)
+
+
+def test_moves_reach_both_players_and_the_watcher(client: TestClient) -> None:
+    created = new_game(client, mode="friend")
+    rebels = token_of(created["seats"]["rebels"])
+    general = token_of(created["seats"]["general"])
+    watch = token_of(created["watch"])
+    with (
+        client.websocket_connect(f"/ws/{rebels}") as r,
+        client.websocket_connect(f"/ws/{general}") as g,
+        client.websocket_connect(f"/ws/{watch}") as w,
+    ):
+        for ws in (r, g, w):
+            assert receive_state(ws)["ply"] == 0
+        r.send_json({"type": "move", "move": "a2-b2", "ply": 0})
+        states = [receive_state(ws) for ws in (r, g, w)]
+        assert all(s["ply"] == 1 and s["to_move"] == "general" for s in states)
+        assert states[0]["seat"] == "rebels" and states[1]["seat"] == "general"
+        assert states[1]["can_move"] and not states[0]["can_move"] and not states[2]["can_move"]
+        g.send_json({"type": "move", "move": "c3-b4", "ply": 1})
+        assert receive_state(w)["history"][-1]["text"] == "c3-b4xa3c5"
+
+
+def test_refusals_are_messages_and_nothing_is_lost(client: TestClient) -> None:
+    created = new_game(client, mode="friend")
+    rebels = token_of(created["seats"]["rebels"])
+    general = token_of(created["seats"]["general"])
+    with client.websocket_connect(f"/ws/{rebels}") as r:
+        receive_state(r)
+        r.send_json({"type": "move", "move": "a2-b2", "ply": 0})
+        receive_state(r)
+        r.send_json({"type": "move", "move": "a2-b2", "ply": 0})  # a duplicate
+        assert receive_error(r)["code"] == "stale"
+        r.send_json({"type": "move", "move": "b2-a2", "ply": 1})  # out of turn
+        assert receive_error(r)["code"] == "not-your-turn"
+        r.send_text("{broken")
+        assert "malformed" in receive_error(r)["message"]
+        r.send_text("[1, 2]")
+        assert receive_error(r)["code"] == "bad-request"
+        r.send_json({"type": "dance"})
+        assert "unknown message type" in receive_error(r)["message"]
+        r.send_json({"type": "ping"})
+        assert r.receive_json() == {"type": "pong"}
+    with client.websocket_connect(f"/ws/{general}") as g:
+        state = receive_state(g)
+        assert state["ply"] == 1 and state["history"][0]["text"] == "a2-b2"
+        g.send_json({"type": "move", "move": "c3-c5", "ply": 1})
+        assert "not next to each other" in receive_error(g)["message"]
+
+
+def test_reconnecting_catches_up(client: TestClient) -> None:
+    created = new_game(client, mode="friend")
+    rebels = token_of(created["seats"]["rebels"])
+    general = token_of(created["seats"]["general"])
+    with client.websocket_connect(f"/ws/{general}") as g:
+        receive_state(g)
+    # while the general is away, the rebels move
+    client.post(f"/api/play/{rebels}/move", json={"move": "a2-b2", "ply": 0})
+    with client.websocket_connect(f"/ws/{general}") as g:
+        state = receive_state(g)
+        assert state["ply"] == 1 and state["can_move"]
+
+
+def test_a_bad_token_is_told_and_closed(client: TestClient) -> None:
+    with client.websocket_connect("/ws/nope") as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["code"] == "bad-token"
+
+
+def test_undo_request_and_rematch_over_the_socket(client: TestClient) -> None:
+    created = new_game(client, mode="friend")
+    rebels = token_of(created["seats"]["rebels"])
+    general = token_of(created["seats"]["general"])
+    with (
+        client.websocket_connect(f"/ws/{rebels}") as r,
+        client.websocket_connect(f"/ws/{general}") as g,
+    ):
+        receive_state(r), receive_state(g)
+        r.send_json({"type": "move", "move": "a2-b2", "ply": 0})
+        receive_state(r), receive_state(g)
+        r.send_json({"type": "undo-request"})
+        assert receive_state(g)["undo"]["request"] == "rebels"
+        receive_state(r)
+        g.send_json({"type": "undo-answer", "accept": True})
+        assert receive_state(r)["ply"] == 0
+        receive_state(g)
+        r.send_json({"type": "resign"})
+        assert receive_state(g)["outcome"]["reason"] == "resignation"
+        receive_state(r)
+        g.send_json({"type": "rematch"})
+        message = g.receive_json()
+        while message["type"] != "rematch":
+            message = g.receive_json()
+        assert message["url"].startswith("/play/")
+        assert receive_state(r)["rematch"] is True
+
+
+def test_computer_moves_are_broadcast(client: TestClient) -> None:
+    token = token_of(new_game(client, mode="computer", level="easy")["seats"]["both"])
+    with client.websocket_connect(f"/ws/{token}") as ws:
+        receive_state(ws)
+        ws.send_json({"type": "move", "move": "a2-b2", "ply": 0})
+        state = receive_state(ws)
+        while state["ply"] < 2:
+            state = receive_state(ws)
+        assert state["history"][1]["side"] == "general" and state["can_move"]
