@@ -55,6 +55,10 @@ class MoveRequest(BaseModel):
     ply: int
 
 
+class PartialRequest(BaseModel):
+    steps: list[list[int]] = Field(default_factory=list, max_length=4)
+
+
 class Answer(BaseModel):
     accept: bool
 
@@ -100,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        service.resume()
+        await service.resume()
         yield
         for task in list(service.tasks):
             task.cancel()
@@ -203,6 +207,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page(request, "game.html", game=session.game, token="", game_id=game_id,
                     seat=WATCH, mode="archive")  # fmt: skip
 
+    @app.get("/dice", response_class=HTMLResponse)
+    async def dice_page(request: Request) -> HTMLResponse:
+        lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
+        return page(request, f"dice.{lang}.html")
+
     @app.get("/rules/{game}", response_class=HTMLResponse)
     async def rules_page(request: Request, game: str) -> HTMLResponse:
         if game not in boards.available():
@@ -225,7 +234,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             created = service.create(**spec.model_dump())
         except GameError as exc:
             return page(request, "error.html", status=exc.status, message=exc.message)
-        service.kick(created.session)
+        await service.begin(created.session)
         if spec.mode == "friend":
             return page(request, "links.html", game=spec.game, seats=created.seats,
                         watch=created.watch)  # fmt: skip
@@ -236,7 +245,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     async def api_create(spec: NewGame) -> dict[str, Any]:
         created = service.create(**spec.model_dump())
-        service.kick(created.session)
+        await service.begin(created.session)
         base = {side: f"/play/{token}" for side, token in created.seats.items()}
         return {
             "id": created.session.id,
@@ -255,6 +264,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         session, seat = service.seat(token)
         await service.play(session, seat, body.move, body.ply)
         return snapshot(session, seat)
+
+    @app.post("/api/play/{token}/partial")
+    async def api_partial(token: str, body: PartialRequest) -> dict[str, Any]:
+        session, seat = service.seat(token)
+        return service.partial(session, seat, body.steps)
 
     @app.post("/api/play/{token}/undo")
     async def api_undo(token: str) -> dict[str, Any]:
@@ -284,7 +298,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_rematch(token: str) -> dict[str, Any]:
         session, seat = service.seat(token)
         new, new_token = service.rematch(session, seat, token)
-        service.kick(new)
+        await service.begin(new)
         await hub.broadcast(session)
         return {"url": f"/play/{new_token}", "id": new.id}
 
@@ -369,9 +383,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await service.resign(session, seat)
             elif kind == "rematch":
                 new, new_token = service.rematch(session, seat, token)
-                service.kick(new)
+                await service.begin(new)
                 await socket.send_json({"type": "rematch", "url": f"/play/{new_token}"})
                 await hub.broadcast(session)
+            elif kind == "partial":
+                reply = service.partial(session, seat, message.get("steps"))
+                await socket.send_json({"type": "partial", "id": message.get("id"), **reply})
             elif kind == "sync":
                 await socket.send_json({"type": "state", "game": snapshot(session, seat)})
             elif kind == "ping":
@@ -379,6 +396,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else:
                 raise GameError(f"unknown message type {kind!r}", "bad-request", 400)
         except GameError as exc:
-            await socket.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            reply = {"type": "error", "code": exc.code, "message": exc.message}
+            if message.get("id") is not None:
+                reply["id"] = message["id"]
+            await socket.send_json(reply)
 
     return app

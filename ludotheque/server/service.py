@@ -226,12 +226,10 @@ class GameService:
         self.games[game_id] = session
         return session
 
-    def unfinished_computer_games(self) -> list[str]:
-        """Ids of unfinished games against the computer (to resume after a restart)."""
+    def unfinished_games(self) -> list[str]:
+        """Ids of unfinished games (to resume after a restart)."""
         with self.sessions() as db:
-            rows = db.scalars(
-                select(GameRow.id).where(GameRow.mode == "computer", GameRow.finished_at.is_(None))
-            ).all()
+            rows = db.scalars(select(GameRow.id).where(GameRow.finished_at.is_(None))).all()
         return list(rows)
 
     def archive(self, limit: int = 200) -> list[dict[str, Any]]:
@@ -303,10 +301,20 @@ class GameService:
         await self._roll_and_announce(session)
 
     async def _roll_and_announce(self, session: GameSession) -> None:
+        """Roll the dice whenever they are due, and play a pass that is forced."""
         record = session.record
-        while record.outcome() is None and record.state.to_move == CHANCE:
-            record.roll()
-            self._persist(session, [("chance", {"text": record.chance[-1]})], undo_plies=1)
+        while record.outcome() is None:
+            state = record.state
+            if state.to_move == CHANCE:
+                record.roll()
+                self._persist(session, [("chance", {"text": record.chance[-1]})], undo_plies=1)
+                continue
+            moves = state.legal_moves()
+            if len(moves) == 1 and str(moves[0]) == "pass":
+                record.play(moves[0])
+                self._persist(session, [("move", {"text": "pass"})], undo_plies=1)
+                continue
+            break
         session.undo_request = None if session.mode == "friend" else session.undo_request
         await self._announce(session)
         self._schedule_computer(session)
@@ -335,6 +343,30 @@ class GameService:
             raise
         session.seq += len(events)
 
+    def partial(self, session: GameSession, seat: str, steps: Any) -> dict[str, Any]:
+        """The one-checker-at-a-time view of the current turn (dice games)."""
+        from .boards import board
+
+        adapter = board(session.game)
+        if not hasattr(adapter, "partial"):
+            raise GameError("this game has no single-checker moves", "bad-request", 400)
+        if (
+            not isinstance(steps, list)
+            or len(steps) > 4
+            or not all(
+                isinstance(s, list) and len(s) == 3 and all(isinstance(v, int) for v in s)
+                for s in steps
+            )
+        ):
+            raise GameError("steps are a list of [from, to, die]", "bad-request", 400)
+        state = session.record.state
+        if session.finished or state.to_move in (None, CHANCE):
+            raise GameError("there is no turn to play now", "not-your-turn", 409)
+        try:
+            return dict(adapter.partial(state, steps))
+        except IllegalMove as exc:
+            raise GameError(str(exc), "illegal", 422) from None
+
     async def undo(self, session: GameSession, seat: str) -> None:
         """Take back the last move of the seat's side (and what followed). Free at one screen
         and against the computer; in friend games it needs the other player's consent."""
@@ -354,8 +386,10 @@ class GameService:
             raise GameError("a resigned game cannot be taken back", "game-over", 409)
         states = record.states
         plies = record.plies
-        mine = [
-            i for i, (kind, _) in enumerate(plies) if kind == "move" and states[i].to_move in sides
+        mine = [  # a forced pass is not a move one would take back
+            i
+            for i, (kind, text) in enumerate(plies)
+            if kind == "move" and text != "pass" and states[i].to_move in sides
         ]
         if not mine:
             raise GameError("there is no move of yours to take back", "nothing-to-undo", 409)
@@ -492,14 +526,21 @@ class GameService:
             except GameError:
                 return
 
+    async def begin(self, session: GameSession) -> None:
+        """A new game: roll the opening dice if the game has them, and let the computer move
+        if it is its turn."""
+        async with session.lock:
+            await self._roll_and_announce(session)
+
     def kick(self, session: GameSession) -> None:
-        """Let the computer move if it is its turn (a new game where it moves first)."""
+        """Let the computer move if it is its turn."""
         self._schedule_computer(session)
 
-    def resume(self) -> None:
-        """After a restart: let the computer move where it is its turn."""
-        for game_id in self.unfinished_computer_games():
-            self._schedule_computer(self.get(game_id))
+    async def resume(self) -> None:
+        """After a restart: roll dice that were due and let the computer move where it is its
+        turn."""
+        for game_id in self.unfinished_games():
+            await self.begin(self.get(game_id))
 
     async def _announce(self, session: GameSession) -> None:
         if self.on_change is not None:

@@ -17,11 +17,13 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
     adapter = board(session.game)
     states = record.states
     history = []
+    note = getattr(adapter, "note", None)
     for i, (kind, text) in enumerate(record.plies):
         mover = states[i].to_move
-        history.append(
-            {"kind": kind, "text": text, "side": mover, "position": states[i + 1].position()}
-        )
+        entry = {"kind": kind, "text": text, "side": mover, "position": states[i + 1].position()}
+        if note is not None and kind == "move":
+            entry["note"] = note(states[i], text)
+        history.append(entry)
     to_move = None if outcome is not None else state.to_move
     my_sides = set(game.sides) if seat == BOTH else ({seat} if seat in game.sides else set())
     if session.computer_side:
@@ -58,4 +60,11 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
         },
         "rematch": session.rematch_id is not None,
         "watch": seat == WATCH,
+        "dice": None
+        if record.seed_sha256 is None
+        else {
+            "sha256": record.seed_sha256,
+            "seed": record.seed if outcome is not None else None,
+            "rolls": list(record.chance),
+        },
     }

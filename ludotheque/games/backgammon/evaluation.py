@@ -22,19 +22,23 @@ from .rules import BLACK, WHITE, BackgammonState
 # single-checker chance (out of 36) to hit a blot at each distance (direct and combination shots)
 _SHOTS = (0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1)
 _HOME_POINT = (0, 0.6, 0.7, 0.8, 1.0, 1.2, 1.0)  # value of making own points 1..6
-W = {
-    "pips": 0.018,
-    "home": 0.22,
-    "bar_point": 0.2,
-    "outer": 0.06,
-    "prime": 0.12,
-    "anchor": 0.25,
-    "blot": 1.2,
-    "on_bar": 0.45,
-    "off": 0.05,
-    "stuck": 0.04,
-    "tempo": 0.12,
-}
+
+FEATURES = (
+    "pips",  # the pip-count lead, in units of 25 pips
+    "home",  # home-board points made, the 4- and 5-points weighing most
+    "bar_point",  # the 7-point made
+    "outer",  # points made on 8-11
+    "prime",  # the longest run of made points (to the power 1.5), if it blocks anything
+    "anchor",  # points made in the opponent's home board
+    "exposure",  # blots: the chance of being hit times the pips a hit costs
+    "on_bar",  # checkers on the bar, weighed by the points closed against them
+    "off",  # checkers borne off
+    "stuck",  # checkers still in the opponent's home board or on the bar
+    "tempo",  # +1 on roll, -1 not
+)
+# The weights (contact positions): set from the usual rules of thumb, then tuned by TD(lambda)
+# self-play with tools/train_backgammon.py (see the figures in the README's AI notes).
+WEIGHTS = (0.45, 0.22, 0.2, 0.06, 0.12, 0.25, -1.2, -0.45, 0.05, -0.04, 0.12)
 
 
 def _made(board: list[int], p: int) -> bool:
@@ -49,21 +53,12 @@ def _longest_run(board: list[int], lo: int, hi: int) -> int:
     return best
 
 
-def _side_score(me: list[int], opp: list[int]) -> float:
-    """Positional terms for ``me`` (own view) against ``opp`` (own view)."""
-    score = 0.0
+def _side(me: list[int], opp: list[int]) -> list[float]:
+    """One side's terms (``me`` and ``opp`` in their own views), in FEATURES order from
+    ``home`` to ``stuck``."""
     home = sum(_HOME_POINT[p] for p in range(1, 7) if _made(me, p))
-    score += W["home"] * home
-    if _made(me, 7):
-        score += W["bar_point"]
-    score += W["outer"] * sum(1 for p in range(8, 12) if _made(me, p))
-    # a prime matters when the opponent has checkers behind it (its 19-25 is my 6-0)
     opp_back = sum(opp[q] for q in range(13, 26))
-    prime = float(max(0, _longest_run(me, 2, 12) - 1))
-    score += W["prime"] * prime**1.5 * (1.0 if opp_back else 0.3)
-    score += W["anchor"] * sum(1 for p in range(18, 25) if _made(me, p))
-    # blots: the chance of being hit, times how many pips a hit costs
-    opp_bar = opp[25]
+    prime = float(max(0, _longest_run(me, 2, 12) - 1)) ** 1.5 * (1.0 if opp_back else 0.3)
     hitters = [25 - q for q in range(1, 25) if opp[q]]  # opponent checkers, in my numbering
     exposure = 0.0
     for p in range(1, 25):
@@ -74,17 +69,33 @@ def _side_score(me: list[int], opp: list[int]) -> float:
             d = p - r
             if 0 < d < len(_SHOTS):
                 miss *= 1 - _SHOTS[d] / 36
-        if opp_bar and p <= 6:
+        if opp[25] and p <= 6:
             miss *= 1 - _SHOTS[p] / 36
         exposure += (1 - miss) * (25 - p) / 25
-    score -= W["blot"] * min(exposure, 1.5)
-    # checkers on the bar against the points closed in the opponent's home board
+    on_bar = 0.0
     if me[25]:
         closed = sum(1 for q in range(1, 7) if opp[q] >= 2)
-        score -= W["on_bar"] * me[25] * (1 + closed / 3)
-    score += W["off"] * me[0]
-    score -= W["stuck"] * sum(me[p] for p in range(19, 26)) * (1 if home > 3 else 0.5)
-    return float(score)
+        on_bar = me[25] * (1 + closed / 3)
+    stuck = sum(me[p] for p in range(19, 26)) * (1.0 if home > 3 else 0.5)
+    return [
+        home,
+        1.0 if _made(me, 7) else 0.0,
+        float(sum(1 for p in range(8, 12) if _made(me, p))),
+        prime,
+        float(sum(1 for p in range(18, 25) if _made(me, p))),
+        min(exposure, 1.5),
+        on_bar,
+        float(me[0]),
+        stuck,
+    ]
+
+
+def contact_features(me: list[int], opp: list[int], on_roll: bool) -> list[float]:
+    """The features of a contact position for ``me`` (each the difference between the two
+    sides' terms, so that the opponent's view is the negation)."""
+    pips = (sum(p * n for p, n in enumerate(opp)) - sum(p * n for p, n in enumerate(me))) / 25
+    mine, theirs = _side(me, opp), _side(opp, me)
+    return [pips, *(a - b for a, b in zip(mine, theirs, strict=True)), 1.0 if on_roll else -1.0]
 
 
 def race_win_chance(my_pips: int, opp_pips: int, on_roll: bool) -> float:
@@ -94,18 +105,26 @@ def race_win_chance(my_pips: int, opp_pips: int, on_roll: bool) -> float:
     return 0.5 * (1 + math.erf(lead / spread / math.sqrt(2)))
 
 
+def is_race(me: list[int], opp: list[int]) -> bool:
+    """True when no checker of one side is behind any checker of the other."""
+    my_back = max((p for p in range(25, 0, -1) if me[p]), default=0)
+    opp_back = max((q for q in range(25, 0, -1) if opp[q]), default=0)
+    return my_back + opp_back <= 25
+
+
+def evaluate_boards(
+    me: list[int], opp: list[int], on_roll: bool, weights: tuple[float, ...] = WEIGHTS
+) -> float:
+    """The value in [-1, 1] for the side whose board is ``me``."""
+    if is_race(me, opp):
+        my_pips = sum(p * n for p, n in enumerate(me))
+        opp_pips = sum(p * n for p, n in enumerate(opp))
+        return 2 * race_win_chance(my_pips, opp_pips, on_roll) - 1
+    score = sum(w * f for w, f in zip(weights, contact_features(me, opp, on_roll), strict=True))
+    return math.tanh(score)
+
+
 def evaluate(state: BackgammonState, side: str) -> float:
     """The value of ``state`` for ``side`` in [-1, 1]."""
     other = BLACK if side == WHITE else WHITE
-    me, opp = state.board(side), state.board(other)
-    on_roll = state.side == side
-    my_pips = sum(p * n for p, n in enumerate(me))
-    opp_pips = sum(p * n for p, n in enumerate(opp))
-    my_back = max((p for p in range(25, 0, -1) if me[p]), default=0)
-    opp_back = max((q for q in range(25, 0, -1) if opp[q]), default=0)
-    if my_back + opp_back <= 25:  # no more contact
-        return 2 * race_win_chance(my_pips, opp_pips, on_roll) - 1
-    score = W["pips"] * (opp_pips - my_pips)
-    score += _side_score(me, opp) - _side_score(opp, me)
-    score += W["tempo"] if on_roll else -W["tempo"]
-    return math.tanh(score)
+    return evaluate_boards(state.board(side), state.board(other), state.side == side)

@@ -213,6 +213,28 @@ class BackgammonState(State):
 
         return partial_turn(self, done)
 
+    def pass_reason(self) -> str:
+        """Why the side to move cannot move with its roll (empty when it can)."""
+        from .notation import explain_single
+
+        moves = self.legal_moves()
+        if not moves or not moves[0].is_pass or self._dice is None:
+            return ""
+        me, opp = self._mover_boards()
+        cap = self._game.cap
+        reasons: list[str] = []
+        for die in sorted({self._dice.high, self._dice.low}, reverse=True):
+            if B.count(me, B.BAR):
+                reason = explain_single(me, opp, B.BAR, 25 - die, die, cap)
+                reasons.append(f"the bar/{25 - die} with the {die}: {reason}")
+                continue
+            sources = [p for p in range(24, 0, -1) if B.count(me, p)]
+            for src in sources[:2]:
+                dst = max(src - die, 0)
+                reasons.append(f"{point_name(src)}/{point_name(dst)}: "
+                               f"{explain_single(me, opp, src, dst, die, cap)}")  # fmt: skip
+        return "; ".join(dict.fromkeys(reasons))
+
     def gnubg_id(self) -> str:
         """The GNU Backgammon Position ID (the side to move, or white, as the player on roll)."""
         from .ids import gnubg_position_id

@@ -14,11 +14,33 @@ let retry = 400;
 let pending = false; // a move was sent and its answer has not come yet
 let previous = null; // the state before the latest one (to animate captures)
 
+let askCounter = 0;
+const waiting = new Map(); // answers to requests the board made (one-checker moves)
+
+function ask(message) {
+  const id = ++askCounter;
+  return new Promise((resolve) => {
+    waiting.set(id, resolve);
+    if (!send({ ...message, id })) {
+      waiting.delete(id);
+      resolve({ type: "error", message: t("play.offline") });
+    }
+  });
+}
+
+function onTurn({ canFinish, canUndo, hidden }) {
+  $("turn-controls").hidden = Boolean(hidden);
+  $("turn-done").disabled = !canFinish;
+  $("turn-undo").disabled = !canUndo;
+}
+
 const board = boardModule.createBoard($("board"), {
   t,
   onMove: (notation) => submit(notation),
   chooser: $("chooser"),
   say: (text, isError = false) => say(text, isError),
+  ask,
+  onTurn,
 });
 
 // -- talking to the server -----------------------------------------------------------------
@@ -58,6 +80,12 @@ function handle(message) {
     pending = false;
     if (view !== null && mode !== "archive" && previous && view === previous.history.length) view = null;
     render();
+  } else if (message.type === "error" && message.id && waiting.has(message.id)) {
+    waiting.get(message.id)(message);
+    waiting.delete(message.id);
+  } else if (message.type === "partial" && waiting.has(message.id)) {
+    waiting.get(message.id)(message);
+    waiting.delete(message.id);
   } else if (message.type === "error") {
     pending = false;
     say(message.message, true);
@@ -123,6 +151,7 @@ function render() {
   renderControls(live);
   renderMoves(plies);
   $("extra").innerHTML = boardModule.describe ? boardModule.describe(snap, positionAt(plies), t) : "";
+  wireVerify();
   $("step-info").textContent =
     plies === snap.history.length ? "" : t("play.viewing", { n: plies, total: snap.history.length });
   $("move-input").disabled = !interactive;
@@ -216,6 +245,38 @@ function renderMoves(plies) {
   else list.scrollTop = list.scrollHeight;
 }
 
+function wireVerify() {
+  const button = $("verify-dice");
+  if (!button || !boardModule.verifyDice) return;
+  button.addEventListener("click", async () => {
+    const fromOpening = / - -$/.test(snap.start);
+    const result = await boardModule.verifyDice(snap.dice, fromOpening);
+    const box = $("verify-result");
+    box.innerHTML = "";
+    const head = document.createElement("p");
+    head.className = result.allOk ? "verified" : "not-verified";
+    head.textContent = result.allOk ? t("bg.verified_ok", { n: result.rows.length }) : t("bg.verified_bad");
+    box.append(head);
+    const table = document.createElement("table");
+    table.className = "verify-table";
+    table.innerHTML = `<thead><tr><th>#</th><th>${t("bg.recorded")}</th><th>${t("bg.computed")}</th><th></th></tr></thead>`;
+    const body = document.createElement("tbody");
+    for (const row of result.rows) {
+      const tr = document.createElement("tr");
+      tr.className = row.ok ? "ok" : "bad";
+      for (const value of [row.index, row.recorded, row.computed, row.ok ? "✓" : "✗"]) {
+        const td = document.createElement("td");
+        td.textContent = String(value);
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+    table.append(body);
+    box.append(table);
+    box.dataset.verified = result.allOk ? "yes" : "no";
+  });
+}
+
 // -- controls ------------------------------------------------------------------------------
 
 function step(to) {
@@ -244,6 +305,8 @@ $("move-form").addEventListener("submit", (event) => {
   input.value = "";
 });
 
+$("turn-done").addEventListener("click", () => board.finish && board.finish());
+$("turn-undo").addEventListener("click", () => board.undoStep && board.undoStep());
 $("undo").addEventListener("click", () => send({ type: "undo" }));
 $("ask-undo").addEventListener("click", () => send({ type: "undo-request" }));
 $("accept-undo").addEventListener("click", () => send({ type: "undo-answer", accept: true }));

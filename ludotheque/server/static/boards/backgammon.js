@@ -1,0 +1,450 @@
+// The backgammon board in SVG, seen from the player's side (white at the bottom for watchers
+// and at one screen). Checkers move one at a time: after each single move the server says which
+// single moves may come next and whether the turn can end (the browser never decides).
+//
+// Test hooks: the board <svg> has data-position; each point is <g data-point="N"> with N in the
+// bottom player's numbering, the bar is data-point="bar" and the bottom player's tray
+// data-point="off"; checkers are <circle class="checker" data-point data-side>.
+const SVG = "http://www.w3.org/2000/svg";
+const W = 800;
+const H = 600;
+const PW = 50; // point width
+const R = 22; // checker radius
+const LEFT = 30;
+const BAR_X = 340;
+const BAR_W = 40;
+const TRAY_X = 714;
+
+function el(name, attrs = {}, parent = null, text = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  if (parent) parent.append(node);
+  return node;
+}
+
+export function parsePosition(position) {
+  const m = /^W\[([^\]]*)\] B\[([^\]]*)\] (\S) (\S+)$/.exec(position.trim());
+  const sides = {};
+  for (const [name, listing] of [["white", m[1]], ["black", m[2]]]) {
+    const counts = new Array(26).fill(0);
+    for (const entry of listing.split(",").filter(Boolean)) {
+      const [place, n] = entry.split("x");
+      counts[place === "bar" ? 25 : Number(place)] = Number(n || 1);
+    }
+    counts[0] = 15 - counts.slice(1).reduce((a, b) => a + b, 0);
+    sides[name] = counts;
+  }
+  return { white: sides.white, black: sides.black, side: m[3], dice: m[4] };
+}
+
+// x of the centre of a point in the bottom player's numbering; top row or not
+function pointXY(p) {
+  if (p <= 12) {
+    const index = p <= 6 ? 6 - p : 12 - p; // 6..1 on the right, 12..7 on the left
+    const x = p <= 6 ? BAR_X + BAR_W + index * PW + PW / 2 : LEFT + index * PW + PW / 2;
+    return { x, top: false };
+  }
+  const index = p >= 19 ? p - 19 : p - 13; // 13..18 left, 19..24 right
+  const x = p >= 19 ? BAR_X + BAR_W + index * PW + PW / 2 : LEFT + index * PW + PW / 2;
+  return { x, top: true };
+}
+
+export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "board backgammon", role: "group" });
+  svg.setAttribute("aria-label", t("game.backgammon"));
+  holder.append(svg);
+  el("rect", { x: 10, y: 10, width: 690, height: 580, rx: 12, class: "frame" }, svg);
+  el("rect", { x: BAR_X, y: 10, width: BAR_W, height: 580, class: "bar" }, svg);
+  el("rect", { x: TRAY_X - 6, y: 10, width: 80, height: 580, rx: 10, class: "tray-frame" }, svg);
+  const pointGroups = {};
+  for (let p = 1; p <= 24; p++) {
+    const { x, top } = pointXY(p);
+    const g = el("g", { class: "pt", "data-point": String(p), tabindex: "0", role: "button" }, svg);
+    const tipY = top ? 260 : 340;
+    const baseY = top ? 20 : 580;
+    el("polygon", { points: `${x - PW / 2 + 2},${baseY} ${x + PW / 2 - 2},${baseY} ${x},${tipY}`,
+                    class: `tri ${p % 2 ? "odd" : "even"}` }, g);  // prettier-ignore
+    el("rect", { x: x - PW / 2, y: top ? 15 : 305, width: PW, height: 280, class: "hit" }, g);
+    el("text", { x, y: top ? 8 : 598, class: "num" }, g, String(p));
+    pointGroups[p] = g;
+  }
+  const barGroup = el("g", { class: "pt bar-area", "data-point": "bar", tabindex: "0", role: "button" }, svg);
+  el("rect", { x: BAR_X, y: 300, width: BAR_W, height: 290, class: "hit" }, barGroup);
+  const trayGroup = el("g", { class: "pt tray", "data-point": "off", tabindex: "0", role: "button" }, svg);
+  el("rect", { x: TRAY_X, y: 305, width: 68, height: 280, rx: 8, class: "hit tray-slot" }, trayGroup);
+  el("rect", { x: TRAY_X, y: 15, width: 68, height: 280, rx: 8, class: "tray-slot top" }, svg);
+  const marks = el("g", { class: "marks" }, svg);
+  const diceLayer = el("g", { class: "dice" }, svg);
+  const labels = el("g", { class: "pips" }, svg);
+
+  let bottom = "white";
+  let top = "black";
+  let snap = null;
+  let mover = null; // the side whose turn is being made here
+  let turn = null; // the server's partial-turn answer
+  let done = [];
+  let selected = null; // mover's numbering
+  let interactive = false;
+  let shownPosition = null;
+
+  const toBottom = (side, p) => (side === bottom ? p : 25 - p); // a side's point, on screen
+  const toSide = (side, pb) => (side === bottom ? pb : 25 - pb);
+
+  function clearChooser() {
+    chooser.hidden = true;
+    chooser.innerHTML = "";
+  }
+
+  async function refresh() {
+    if (!interactive) return;
+    const reply = await ask({ type: "partial", steps: done.map((s) => [s.src, s.dst, s.die]) });
+    if (reply.type === "error") {
+      say(reply.message, true);
+      done.pop();
+      return refresh();
+    }
+    turn = reply;
+    selected = null;
+    draw();
+    onTurn({ canFinish: Boolean(turn.play), canUndo: done.length > 0, play: turn.play });
+  }
+
+  function sources() {
+    return turn ? new Set(turn.next.map((s) => s.src)) : new Set();
+  }
+
+  function apply(step) {
+    clearChooser();
+    done.push(step);
+    refresh();
+  }
+
+  function clickPlace(place) {
+    if (!interactive || !turn) return;
+    // place: a bottom-numbered point, "bar" or "off"
+    const mine = place === "bar" ? 25 : place === "off" ? 0 : toSide(mover, place);
+    if (selected !== null) {
+      const options = turn.next.filter((s) => s.src === selected && s.dst === mine);
+      if (options.length === 1) return apply(options[0]);
+      if (options.length > 1) return chooseDie(options);
+    }
+    if (sources().has(mine) && mine !== 0) {
+      selected = selected === mine ? null : mine;
+      draw();
+    } else if (selected !== null) {
+      selected = null;
+      draw();
+    }
+  }
+
+  function chooseDie(options) {
+    chooser.hidden = false;
+    chooser.innerHTML = "";
+    const title = document.createElement("p");
+    title.textContent = t("bg.which_die");
+    chooser.append(title);
+    for (const step of options) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "die-choice";
+      button.dataset.die = String(step.die);
+      button.textContent = t("bg.use_die", { die: step.die });
+      button.addEventListener("click", () => apply(step));
+      chooser.append(button);
+    }
+  }
+
+  for (const [p, g] of Object.entries(pointGroups)) {
+    g.addEventListener("click", () => clickPlace(Number(p)));
+    g.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), clickPlace(Number(p))));
+  }
+  barGroup.addEventListener("click", () => clickPlace("bar"));
+  trayGroup.addEventListener("click", () => clickPlace("off"));
+  for (const g of [barGroup, trayGroup]) {
+    g.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), g.dispatchEvent(new Event("click"))));
+  }
+
+  // dragging a checker onto a destination
+  let drag = null;
+  svg.addEventListener("pointerdown", (event) => {
+    const checker = event.target.closest && event.target.closest("circle.checker.movable");
+    if (!checker || !interactive) return;
+    drag = { place: checker.dataset.place, x: event.clientX, y: event.clientY, node: checker, moved: false, id: event.pointerId };
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    if (!drag.moved && Math.abs(event.clientX - drag.x) + Math.abs(event.clientY - drag.y) < 8) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      svg.setPointerCapture(drag.id);
+      clickPlace(drag.place === "bar" ? "bar" : Number(drag.place));
+    }
+    const box = svg.getBoundingClientRect();
+    drag.node.setAttribute("cx", ((event.clientX - box.left) / box.width) * W);
+    drag.node.setAttribute("cy", ((event.clientY - box.top) / box.height) * H);
+  });
+  svg.addEventListener("pointerup", (event) => {
+    if (!drag) return;
+    const moved = drag.moved;
+    drag = null;
+    if (!moved) return;
+    const box = svg.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / box.width) * W;
+    const y = ((event.clientY - box.top) / box.height) * H;
+    let place = null;
+    if (x >= TRAY_X) place = "off";
+    else if (x >= BAR_X && x <= BAR_X + BAR_W) place = "bar";
+    else {
+      for (let p = 1; p <= 24; p++) {
+        const { x: px, top: isTop } = pointXY(p);
+        if (Math.abs(px - x) <= PW / 2 && (isTop ? y < 300 : y >= 300)) place = p;
+      }
+    }
+    if (place !== null) clickPlace(place);
+    draw();
+  });
+
+  function boards() {
+    if (interactive && turn) return { white: turn.white, black: turn.black };
+    const pos = parsePosition(shownPosition);
+    return { white: pos.white, black: pos.black };
+  }
+
+  // checkers are drawn inside their point's group, so that a click on them is a click there
+  const stacks = {};
+  for (const [p, g] of Object.entries(pointGroups)) stacks[p] = el("g", { class: "stack" }, g);
+  stacks.bar = el("g", { class: "stack" }, barGroup);
+  stacks.off = el("g", { class: "stack" }, trayGroup);
+  stacks.topOff = el("g", { class: "stack" }, svg);
+
+  function stack(x, top, count, side, place, movable) {
+    const shown = Math.min(count, 5);
+    for (let i = 0; i < shown; i++) {
+      const cy = top ? 20 + R + i * 2 * R : 580 - R - i * 2 * R;
+      el("circle", { cx: x, cy, r: R - 1, class: `checker ${side}${movable && i === shown - 1 ? " movable" : ""}`,
+                     "data-side": side, "data-point": String(place), "data-place": String(place) }, stacks[place]);  // prettier-ignore
+      if (i === shown - 1 && count > 5) el("text", { x, y: cy + 6, class: `count ${side}` }, stacks[place], String(count));
+    }
+  }
+
+  function draw() {
+    for (const g of Object.values(stacks)) g.innerHTML = "";
+    const b = boards();
+    const src = sources();
+    const targets = new Set();
+    if (selected !== null && turn) for (const s of turn.next) if (s.src === selected) targets.add(s.dst);
+    for (let p = 1; p <= 24; p++) {
+      const { x, top: isTop } = pointXY(p);
+      const bottomCount = b[bottom][p];
+      const topCount = b[top][25 - p];
+      const moverHere = interactive && mover && src.has(toSide(mover, p)) && (mover === bottom ? bottomCount : topCount);
+      if (bottomCount) stack(x, isTop, bottomCount, bottom, p, moverHere && mover === bottom);
+      if (topCount) stack(x, isTop, topCount, top, p, moverHere && mover === top);
+      const g = pointGroups[p];
+      const mine = mover ? toSide(mover, p) : null;
+      g.classList.toggle("highlight", mine !== null && targets.has(mine));
+      g.classList.toggle("selected", mine !== null && selected === mine);
+      g.classList.toggle("source", Boolean(moverHere));
+      const label = bottomCount ? `${bottomCount} ${t("side." + bottom)}` : topCount ? `${topCount} ${t("side." + top)}` : t("bg.empty");
+      g.setAttribute("aria-label", `${t("bg.point", { n: p })}: ${label}`);
+    }
+    // the bar: the bottom player's checkers below the middle, the top player's above
+    for (const [side, isTop] of [[bottom, false], [top, true]]) {
+      const n = b[side][25];
+      for (let i = 0; i < Math.min(n, 4); i++) {
+        const cy = isTop ? 250 - i * 2 * R : 350 + i * 2 * R;
+        const movable = interactive && side === mover && src.has(25);
+        el("circle", { cx: BAR_X + BAR_W / 2, cy, r: R - 3, class: `checker ${side}${movable && i === 0 ? " movable" : ""}`,
+                       "data-side": side, "data-point": "bar", "data-place": "bar" }, stacks.bar);  // prettier-ignore
+      }
+      if (n > 4) el("text", { x: BAR_X + BAR_W / 2, y: isTop ? 130 : 480, class: `count ${side}` }, stacks.bar, String(n));
+    }
+    barGroup.classList.toggle("selected", selected === 25);
+    barGroup.classList.toggle("source", interactive && src.has(25));
+    // the trays
+    for (const [side, isTop] of [[bottom, false], [top, true]]) {
+      const n = b[side][0];
+      for (let i = 0; i < n; i++) {
+        el("rect", { x: TRAY_X + 6, y: isTop ? 20 + i * 17 : 565 - i * 17, width: 56, height: 14, rx: 3,
+                     class: `off ${side}`, "data-side": side }, isTop ? stacks.topOff : stacks.off);  // prettier-ignore
+      }
+    }
+    trayGroup.classList.toggle("highlight", targets.has(0));
+    trayGroup.setAttribute("aria-label", t("bg.off", { n: b[bottom][0] }));
+    barGroup.setAttribute("aria-label", t("bg.bar"));
+    drawDice();
+    drawPips(b);
+  }
+
+  function drawDice() {
+    diceLayer.innerHTML = "";
+    if (!snap) return;
+    const dice = snap.extra.dice;
+    if (!dice) return;
+    const all = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [dice[0], dice[1]];
+    const left = interactive && turn ? [...turn.dice_left] : all;
+    const used = all.map((d) => {
+      const i = left.indexOf(d);
+      if (i >= 0) {
+        left.splice(i, 1);
+        return false;
+      }
+      return true;
+    });
+    const side = snap.to_move;
+    const cx = side === bottom ? BAR_X + BAR_W + 150 : LEFT + 150;
+    const size = all.length === 4 ? 34 : 44;
+    all.forEach((d, i) => {
+      const x = cx - (all.length * (size + 10)) / 2 + i * (size + 10);
+      const g = el("g", { class: `die ${side}${used[i] ? " used" : ""}`, "data-die": String(d) }, diceLayer);
+      el("rect", { x, y: 300 - size / 2, width: size, height: size, rx: 7 }, g);
+      const pips = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+                     5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] }[d];  // prettier-ignore
+      for (const [dx, dy] of pips) el("circle", { cx: x + size / 2 + dx * size * 0.27, cy: 300 + dy * size * 0.27, r: size * 0.08, class: "pip" }, g);
+    });
+    diceLayer.setAttribute("data-dice", String(dice.join("")));
+  }
+
+  function drawPips(b) {
+    labels.innerHTML = "";
+    const pips = (counts) => counts.reduce((sum, n, p) => sum + n * p, 0);
+    el("text", { x: TRAY_X + 34, y: 300 + 22, class: `pip-count ${bottom}` }, labels, `${pips(b[bottom])}`);
+    el("text", { x: TRAY_X + 34, y: 300 - 10, class: `pip-count ${top}` }, labels, `${pips(b[top])}`);
+  }
+
+  function markLast(last) {
+    marks.innerHTML = "";
+    if (!last || last.kind !== "move" || last.text === "pass") return;
+    const side = last.side;
+    for (const part of last.text.split(" ")) {
+      const [from, to] = part.replace("*", "").split("/");
+      for (const place of [from, to]) {
+        if (place === "bar" || place === "off") continue;
+        const pb = toBottom(side, Number(place));
+        const { x, top: isTop } = pointXY(pb);
+        el("rect", { x: x - PW / 2 + 3, y: isTop ? 262 : 318, width: PW - 6, height: 20, rx: 4, class: "last" }, marks);
+      }
+    }
+  }
+
+  return {
+    update({ position, livePosition, legal, last, snap: s, mySides }) {
+      snap = s;
+      bottom = mySides.length === 1 ? mySides[0] : "white";
+      top = bottom === "white" ? "black" : "white";
+      svg.dataset.position = livePosition;
+      svg.dataset.shownPosition = position;
+      svg.dataset.bottom = bottom;
+      shownPosition = position;
+      const wasInteractive = interactive;
+      interactive = legal.length > 0 && position === livePosition;
+      mover = interactive ? s.to_move : null;
+      clearChooser();
+      markLast(last);
+      if (interactive) {
+        if (!wasInteractive || !turn || turn.ply !== s.ply) {
+          done = [];
+          turn = null;
+          refresh().then(() => turn && (turn.ply = s.ply));
+        }
+      } else {
+        turn = null;
+        done = [];
+        onTurn({ canFinish: false, canUndo: false, play: null, hidden: true });
+      }
+      svg.classList.toggle("interactive", interactive);
+      draw();
+    },
+    undoStep() {
+      if (done.length) {
+        done.pop();
+        refresh();
+      }
+    },
+    finish() {
+      if (turn && turn.play) onMove(turn.play);
+    },
+  };
+}
+
+export function historyText(entry, t) {
+  if (entry.kind === "chance") {
+    const m = /^w(\d)b(\d)$/.exec(entry.text);
+    if (m) return t("bg.opening", { w: m[1], b: m[2] });
+    const side = / w \d\d$/.test(entry.position) ? "white" : "black";
+    return t("bg.rolled", { side: t(`side.${side}`), dice: entry.text });
+  }
+  if (entry.text === "pass" && entry.note) return `${t("bg.pass")} — ${entry.note}`;
+  if (entry.text === "pass") return t("bg.pass");
+  return entry.text;
+}
+
+export function describe(snap, position, t) {
+  const pos = parsePosition(position);
+  const pips = (counts) => counts.reduce((sum, n, p) => sum + n * p, 0);
+  let html = `<p class="pips-line" data-pips-white="${pips(pos.white)}" data-pips-black="${pips(pos.black)}">` +
+    `${t("bg.pips")}: ${t("side.white")} ${pips(pos.white)} · ${t("side.black")} ${pips(pos.black)}</p>`;
+  html += `<p>${t("side.white")}: ${pos.white[0]} ${t("bg.borne")} · ${t("side.black")}: ${pos.black[0]} ${t("bg.borne")}</p>`;
+  if (snap.extra.cap) html += `<p class="cap-note">${t("bg.cap", { n: snap.extra.cap })}</p>`;
+  if (snap.extra.gnubg) {
+    html += `<p class="ids"><label>GNU Backgammon ID <input readonly id="gnubg-id" value="${snap.extra.gnubg}"></label></p>` +
+      `<p class="ids"><label>XGID <input readonly id="xgid" value="${snap.extra.xgid}"></label></p>`;
+  }
+  if (snap.dice) {
+    html += `<details class="fair" id="fair"${snap.dice.seed ? " open" : ""}><summary>${t("bg.fair")}</summary>` +
+      `<p>${t("bg.commitment")} <code id="seed-hash">${snap.dice.sha256}</code></p>`;
+    if (snap.dice.seed) {
+      html += `<p>${t("bg.seed")} <code id="seed">${snap.dice.seed}</code></p>` +
+        `<button type="button" id="verify-dice">${t("bg.verify")}</button><div id="verify-result" class="verify-result"></div>`;
+    } else {
+      html += `<p>${t("bg.seed_hidden")}</p>`;
+    }
+    html += `<p><a href="/dice">${t("bg.how")}</a></p></details>`;
+  }
+  return html;
+}
+
+// -- verifying the dice: the documented procedure, recomputed in the browser ----------------
+
+const OPENINGS = [];
+for (let w = 1; w <= 6; w++) for (let b = 1; b <= 6; b++) if (w !== b) OPENINGS.push([`w${w}b${b}`, 1]);
+const ROLLS = [];
+for (let h = 1; h <= 6; h++) for (let l = 1; l <= h; l++) ROLLS.push([`${h}${l}`, h === l ? 1 : 2]);
+
+async function sha256(text) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+
+function hex(bytes) {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function drawRoll(seed, index, outcomes) {
+  const total = BigInt(outcomes.reduce((s, [, w]) => s + w, 0));
+  const two64 = 1n << 64n;
+  const limit = two64 - (two64 % total);
+  for (let attempt = 0; ; attempt++) {
+    const digest = await sha256(`${seed}:${index}:${attempt}`);
+    let x = 0n;
+    for (let i = 0; i < 8; i++) x = (x << 8n) | BigInt(digest[i]);
+    if (x < limit) {
+      let r = x % total;
+      for (const [name, weight] of outcomes) {
+        if (r < BigInt(weight)) return name;
+        r -= BigInt(weight);
+      }
+    }
+  }
+}
+
+export async function verifyDice(dice, startsWithOpening = true) {
+  const hashOk = hex(await sha256(dice.seed)) === dice.sha256;
+  const rows = [];
+  for (let i = 0; i < dice.rolls.length; i++) {
+    const list = i === 0 && startsWithOpening ? OPENINGS : ROLLS;
+    const computed = await drawRoll(dice.seed, i, list);
+    rows.push({ index: i + 1, recorded: dice.rolls[i], computed, ok: computed === dice.rolls[i] });
+  }
+  return { hashOk, rows, allOk: hashOk && rows.every((r) => r.ok) };
+}

@@ -1,0 +1,185 @@
+"""Backgammon in a real browser: dice from the server, one checker at a time, a hit, an entry
+from the bar, undo within a turn, a forced pass, bearing off, friends in two browsers, the
+computer to the end, the dice verified, and a phone-sized screen. Games start from positions
+(with their dice) through the app's form, not from luck."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Server, shot
+
+
+def start(page: Page, server: Server, position: str = "", mode: str = "local",
+          ruleset: str = "seed", level: str = "", side: str = "") -> None:  # fmt: skip
+    page.goto(server.url + "/")
+    page.check('input[name="game"][value="backgammon"]')
+    page.check(f'input[name="ruleset"][value="{ruleset}"]')
+    page.check(f'input[name="mode"][value="{mode}"]')
+    if level:
+        page.check(f'input[name="level"][value="{level}"]')
+    if side:
+        page.check(f'input[name="side"][value="{side}"]')
+    if position:
+        page.fill("#position", position)
+    page.click("#start")
+    if mode != "friend":
+        page.wait_for_selector("svg.backgammon[data-position]")
+
+
+def point(page: Page, name: str) -> None:
+    page.click(f'svg.backgammon g.pt[data-point="{name}"]')
+
+
+def expect_position(page: Page, position: str) -> None:
+    expect(page.locator("svg.backgammon")).to_have_attribute("data-position", position)
+
+
+def api_state(server: Server, page: Page) -> dict:  # type: ignore[type-arg]
+    token = page.url.rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{server.url}/api/play/{token}") as response:
+        return dict(json.loads(response.read()))
+
+
+def test_dice_single_checkers_hit_undo_and_done(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    # white to play 31; black has a blot on its 20-point (white's 5)
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[20,13x5,8x3,6x4,24x2] w 31")
+    expect(page.locator("svg.backgammon .dice")).to_have_attribute("data-dice", "31")
+    expect(page.locator("#turn-controls")).to_be_visible()
+    expect(page.locator("#turn-done")).to_be_disabled()
+    point(page, "8")
+    expect(page.locator('svg.backgammon g.pt[data-point="5"]')).to_have_class("pt highlight")
+    shot(page, "backgammon-destinations")
+    point(page, "5")  # 8/5* hits the blot
+    expect(
+        page.locator('svg.backgammon g.pt[data-point="bar"] circle.checker.black')
+    ).to_have_count(1)
+    expect(page.locator("svg.backgammon .die.used")).to_have_count(1)
+    # take it back, then play the other way round
+    page.click("#turn-undo")
+    expect(page.locator('svg.backgammon g.pt[data-point="bar"] circle.checker')).to_have_count(0)
+    point(page, "6")
+    point(page, "5")  # 6/5* hits with the 1
+    point(page, "8")
+    point(page, "5")  # 8/5 with the 3
+    expect(page.locator("#turn-done")).to_be_enabled()
+    shot(page, "backgammon-before-done")
+    page.click("#turn-done")
+    expect(page.locator("#move-list li.move").first).to_have_text("8/5* 6/5")
+    expect(page.locator("#status")).to_contain_text("Black to move")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_entry_from_the_bar_and_the_move_box(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server, "W[bar,13x4,8x3,6x5,24x2] B[24x2,13x5,8x3,6x5] w 43")
+    # only the bar may move first
+    point(page, "13")
+    expect(page.locator("svg.backgammon g.pt.highlight")).to_have_count(0)
+    point(page, "bar")
+    expect(page.locator('svg.backgammon g.pt[data-point="21"]')).to_have_class("pt highlight")
+    point(page, "21")  # bar/21 with the 4
+    expect(
+        page.locator('svg.backgammon g.pt[data-point="bar"] circle.checker.white')
+    ).to_have_count(0)
+    page.click("#turn-undo")
+    page.fill("#move-input", "bar/22 13/9")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-list li.move").first).to_have_text("bar/22 13/9")
+    shot(page, "backgammon-entered")
+
+
+def test_a_forced_pass_says_why(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server, "W[bar,24x5,6x5] B[3x2] w 31")
+    entry = page.locator("#move-list li.move").first
+    expect(entry).to_contain_text("pass")
+    expect(entry).to_contain_text("24 is full")
+    expect(page.locator("#status")).to_contain_text("Black to move")
+    shot(page, "backgammon-forced-pass")
+
+
+def test_bearing_off_to_the_end_and_the_dice_verified(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    start(page, server, "W[4,1] B[6x3,5x2] w 43")
+    point(page, "4")
+    tray = page.locator('svg.backgammon g.pt[data-point="off"]')
+    expect(tray).to_have_class("pt tray highlight")
+    page.click('svg.backgammon g.pt[data-point="off"]')  # 4/off with the 4
+    point(page, "1")
+    page.click('svg.backgammon g.pt[data-point="off"]')
+    page.click("#turn-done")
+    expect(page.locator("#result")).to_contain_text("White win")
+    expect(page.locator("#result")).to_contain_text("all checkers borne off")
+    page.click("#verify-dice")
+    expect(page.locator("#verify-result")).to_have_attribute("data-verified", "yes")
+    shot(page, "backgammon-borne-off-verified")
+
+
+def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) -> None:
+    host = new_page()
+    start(host, server, mode="friend", ruleset="standard")
+    white_link = host.get_attribute('[data-seat-link="white"]', "href")
+    black_link = host.get_attribute('[data-seat-link="black"]', "href")
+    white, black = new_page(), new_page()
+    white.goto(server.url + str(white_link))
+    black.goto(server.url + str(black_link))
+    expect(black.locator("svg.backgammon")).to_have_attribute("data-bottom", "black")
+    expect(white.locator("svg.backgammon")).to_have_attribute("data-bottom", "white")
+    state = api_state(server, white)
+    mover = white if state["to_move"] == "white" else black
+    other = black if mover is white else white
+    mover.fill("#move-input", state["legal"][0])
+    mover.press("#move-input", "Enter")
+    for p in (white, black):
+        expect(p.locator("#move-list li.move")).to_have_count(1)
+    expect(other.locator("#turn-controls")).to_be_visible()
+    shot(other, "backgammon-friend")
+    assert mover.locator("#gnubg-id").input_value().count(":") == 1
+    assert other.locator("#xgid").input_value().startswith("XGID=")
+
+
+def test_against_the_computer_to_the_end(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server, "W[6x2] B[1x3] w 21", mode="computer", level="easy", side="white")
+    for _ in range(30):
+        if page.locator("#result").is_visible():
+            break
+        expect(page.locator("#status")).to_contain_text("White", timeout=30_000)
+        if page.locator("#result").is_visible():
+            break
+        state = api_state(server, page)
+        if state["outcome"] or state["to_move"] != "white" or not state["legal"]:
+            page.wait_for_timeout(300)
+            continue
+        page.fill("#move-input", state["legal"][0])
+        page.press("#move-input", "Enter")
+        page.wait_for_timeout(300)
+    expect(page.locator("#result")).to_be_visible(timeout=30_000)
+    expect(page.locator("#result")).to_contain_text("all checkers borne off")
+    page.click("#verify-dice")
+    expect(page.locator("#verify-result")).to_have_attribute("data-verified", "yes")
+    shot(page, "backgammon-computer-end")
+
+
+def test_phone_sized_screen(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    box = page.locator("svg.backgammon").bounding_box()
+    assert box is not None and box["width"] <= 390
+    page.tap('svg.backgammon g.pt[data-point="8"]')
+    page.tap('svg.backgammon g.pt[data-point="5"]')
+    page.tap('svg.backgammon g.pt[data-point="6"]')
+    page.tap('svg.backgammon g.pt[data-point="5"]')
+    page.tap("#turn-done")
+    expect(page.locator("#move-list li.move").first).to_have_text("8/5 6/5")
+    shot(page, "backgammon-phone")

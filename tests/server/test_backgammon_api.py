@@ -1,0 +1,125 @@
+"""Backgammon in the app: server-rolled dice, one checker at a time, forced passes, refusals,
+provably fair dice, IDs for other software."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+import ludotheque
+from ludotheque.record import Record, draw_chance, seed_digest
+from tests.server.conftest import new_game, token_of, wait_for
+
+
+def bg(client: TestClient, **spec: object) -> tuple[str, dict]:  # type: ignore[type-arg]
+    created = new_game(client, game="backgammon", **spec)
+    token = token_of(created["seats"].get("both") or created["seats"]["white"])
+    return token, client.get(f"/api/play/{token}").json()
+
+
+def test_the_opening_is_rolled_by_the_server(client: TestClient) -> None:
+    _token, state = bg(client)
+    assert state["ruleset"] == "seed"
+    assert state["history"][0]["kind"] == "chance" and state["ply"] == 1
+    assert state["to_move"] in ("white", "black") and state["extra"]["dice"] is not None
+    assert state["dice"]["seed"] is None and len(state["dice"]["sha256"]) == 64
+    assert state["dice"]["rolls"] == [state["history"][0]["text"]]
+    assert "gnubg" not in state["extra"]  # the IDs are for standard games
+
+
+def test_nobody_chooses_the_dice(client: TestClient) -> None:
+    token, state = bg(client)
+    for text in ("66", "w1b2", "31"):
+        response = client.post(f"/api/play/{token}/move", json={"move": text, "ply": state["ply"]})
+        assert response.status_code == 422, text
+    response = client.post(f"/api/play/{token}/move", json={"move": "13/x", "ply": state["ply"]})
+    assert response.status_code == 422 and "cannot read" in response.json()["detail"]
+
+
+def test_plays_one_checker_at_a_time(client: TestClient) -> None:
+    token, state = bg(client, position="W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    turn = client.post(f"/api/play/{token}/partial", json={"steps": []}).json()
+    assert {s["text"] for s in turn["next"]} >= {"8/5", "6/5", "24/23"}
+    assert turn["play"] is None and turn["dice_left"] == [3, 1]
+    turn = client.post(f"/api/play/{token}/partial", json={"steps": [[8, 5, 3]]}).json()
+    assert turn["dice_left"] == [1] and "6/5" in {s["text"] for s in turn["next"]}
+    turn = client.post(f"/api/play/{token}/partial", json={"steps": [[8, 5, 3], [6, 5, 1]]}).json()
+    assert turn["play"] == "8/5 6/5" and turn["white"][5] == 2
+    bad = client.post(f"/api/play/{token}/partial", json={"steps": [[8, 4, 4]]})
+    assert bad.status_code == 422
+    assert client.post(f"/api/play/{token}/partial", json={"steps": [[8, 5]]}).status_code == 400
+    state = client.post(f"/api/play/{token}/move", json={"move": turn["play"], "ply": 0}).json()
+    assert state["history"][0]["text"] == "8/5 6/5" and state["history"][1]["kind"] == "chance"
+    assert state["to_move"] == "black"
+
+
+def test_refusals_illegal_and_out_of_turn(client: TestClient) -> None:
+    created = new_game(client, game="backgammon", mode="friend")
+    white = token_of(created["seats"]["white"])
+    black = token_of(created["seats"]["black"])
+    state = client.get(f"/api/play/{white}").json()
+    mover, waiter = (white, black) if state["to_move"] == "white" else (black, white)
+    play = state["legal"][0]
+    response = client.post(f"/api/play/{waiter}/move", json={"move": play, "ply": state["ply"]})
+    assert response.status_code == 409 and response.json()["code"] == "not-your-turn"
+    response = client.post(f"/api/play/{mover}/move", json={"move": "24/1", "ply": state["ply"]})
+    assert response.status_code == 422
+    ok = client.post(f"/api/play/{mover}/move", json={"move": play, "ply": state["ply"]})
+    assert ok.status_code == 200
+    again = client.post(f"/api/play/{mover}/move", json={"move": play, "ply": state["ply"]})
+    assert again.status_code == 409 and again.json()["code"] == "stale"
+
+
+def test_a_forced_pass_happens_on_its_own_and_says_why(client: TestClient) -> None:
+    _token, state = bg(client, position="W[bar,24x5,6x5] B[3x2] w 31")
+    first = state["history"][0]
+    assert first["text"] == "pass" and first["side"] == "white"
+    assert "24 is full" in first["note"] and "22 is blocked" in first["note"]
+    assert state["to_move"] == "black" and state["history"][1]["kind"] == "chance"
+
+
+def test_undo_does_not_reroll(client: TestClient) -> None:
+    token, state = bg(client, mode="computer", level="easy", side="white",
+                      position="W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")  # fmt: skip
+    client.post(f"/api/play/{token}/move", json={"move": "8/5 6/5", "ply": 0})
+    state = wait_for(client, token, lambda s: s["to_move"] == "white" and s["ply"] >= 4)
+    rolled = state["extra"]["dice"]
+    undone = client.post(f"/api/play/{token}/undo").json()
+    assert undone["ply"] == 0 and undone["extra"]["dice"] == [3, 1]
+    client.post(f"/api/play/{token}/move", json={"move": "8/5 6/5", "ply": 0})
+    again = wait_for(client, token, lambda s: s["to_move"] == "white" and s["ply"] >= 4)
+    assert again["history"][1]["text"] == state["history"][1]["text"]  # the same dice
+    assert rolled is not None
+
+
+def test_the_seed_is_revealed_at_the_end_and_checks_out(client: TestClient) -> None:
+    token, state = bg(client, position="W[2] B[24x2] w 31", mode="local")
+    assert state["dice"]["seed"] is None
+    state = client.post(f"/api/play/{token}/move", json={"move": "2/off", "ply": 0}).json()
+    assert state["outcome"] == {"winner": "white", "reason": "borne-off"}
+    seed = state["dice"]["seed"]
+    assert seed and seed_digest(seed) == state["dice"]["sha256"]
+    record = Record.from_json(client.get(f"/api/play/{token}/record").text)
+    assert record.seed == seed
+
+
+def test_every_roll_can_be_recomputed_from_the_seed(client: TestClient) -> None:
+    token, state = bg(client, mode="local")
+    for _ in range(6):
+        state = client.post(
+            f"/api/play/{token}/move", json={"move": state["legal"][0], "ply": state["ply"]}
+        ).json()
+    state = client.post(f"/api/play/{token}/resign").json()
+    seed = state["dice"]["seed"]
+    game = ludotheque.load("backgammon")
+    rolling = game.parse_position("W[6] B[6] w -")
+    for i, rolled in enumerate(state["dice"]["rolls"]):
+        outcomes = (game.start() if i == 0 else rolling).chance_outcomes()
+        assert str(draw_chance(seed, i, outcomes)) == rolled
+
+
+def test_ids_for_standard_games(client: TestClient) -> None:
+    _token, state = bg(client, ruleset="standard",
+                      position="W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")  # fmt: skip
+    assert state["extra"]["gnubg"].startswith("4HPwATDgc/ABMA:")
+    assert state["extra"]["xgid"].startswith("XGID=-b----E-C---eE---c-e----B-:0:0:1:31")
+    assert state["extra"]["pips"] == {"white": 167, "black": 167}
