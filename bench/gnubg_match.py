@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import gnubg
 
 import ludotheque
+from ludotheque.ai import Budget, ExpectimaxAgent
 from ludotheque.ai.levels import make_agent
 from ludotheque.core import CHANCE
 from ludotheque.games.backgammon import BackgammonState, Play
@@ -105,12 +106,22 @@ def gnubg_play(state: BackgammonState) -> Play:
     return max(candidates, key=gnubg_equity)
 
 
+def build_agent(spec: str, seed: int) -> Any:
+    """A level or algorithm name, or ``expectimax:PLIES:BEAM[:SECONDS]`` to try variants."""
+    if spec.startswith("expectimax:"):
+        parts = spec.split(":")[1:]
+        plies, beam = int(parts[0]), int(parts[1])
+        seconds = float(parts[2]) if len(parts) > 2 else None
+        return ExpectimaxAgent(seed, Budget(iterations=plies, seconds=seconds), beam=beam or None)
+    return make_agent("backgammon", spec, seed=seed, ruleset="standard")
+
+
 def play_game(args: tuple[int, str, int]) -> tuple[bool, str, int]:
     """One game: (our side won, our side, turns)."""
     index, agent_name, seed = args
     rng = random.Random(seed * 100_003 + index)
     ours = "white" if index % 2 == 0 else "black"
-    agent = make_agent("backgammon", agent_name, seed=seed * 7919 + index, ruleset="standard")
+    agent = build_agent(agent_name, seed * 7919 + index)
     state: ludotheque.State = GAME.start()
     turns = 0
     while state.outcome() is None:

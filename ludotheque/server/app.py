@@ -56,7 +56,10 @@ class MoveRequest(BaseModel):
 
 
 class PartialRequest(BaseModel):
-    steps: list[list[int]] = Field(default_factory=list, max_length=4)
+    """Part of a turn: backgammon's single checker moves so far, or a Defiance action."""
+
+    steps: list[list[int]] | None = Field(default=None, max_length=4)
+    action: str | None = Field(default=None, max_length=20)
 
 
 class Answer(BaseModel):
@@ -268,7 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/play/{token}/partial")
     async def api_partial(token: str, body: PartialRequest) -> dict[str, Any]:
         session, seat = service.seat(token)
-        return service.partial(session, seat, body.steps)
+        return service.partial(session, seat, body.model_dump(exclude_none=True))
 
     @app.post("/api/play/{token}/undo")
     async def api_undo(token: str) -> dict[str, Any]:
@@ -387,7 +390,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await socket.send_json({"type": "rematch", "url": f"/play/{new_token}"})
                 await hub.broadcast(session)
             elif kind == "partial":
-                reply = service.partial(session, seat, message.get("steps"))
+                reply = service.partial(session, seat, message)
                 await socket.send_json({"type": "partial", "id": message.get("id"), **reply})
             elif kind == "sync":
                 await socket.send_json({"type": "state", "game": snapshot(session, seat)})

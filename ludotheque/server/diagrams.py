@@ -57,3 +57,88 @@ def general(
         parts.append(f'<text class="label" x="{x_label}" y="{y_label}">{name}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+_FILES = "abcdefghij"
+_VEC = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1), "SW": (-1, -1),
+        "W": (-1, 0), "NW": (-1, 1)}  # fmt: skip
+
+
+def defiance(
+    counters: dict[str, str],
+    n: int = 6,
+    rebel: tuple[int, int] | None = None,
+    imperial: tuple[tuple[int, int], ...] = (),
+    captured: tuple[str, ...] = (),
+    dead: tuple[str, ...] = (),
+    walls: tuple[tuple[int, int, int, int], ...] = (),
+    steps: tuple[tuple[int, int, int, int], ...] = (),
+    border: int | None = None,
+    label: str = "",
+) -> str:
+    """A flat diagram of part of a Defiance and Domain board (``n``×``n`` cells from a1):
+    counters (``{"e5": "RN"}``), Commands on points, captured counters (crossed), dead zones,
+    wall segments and Command steps (point to point), and a sector border at x = y = ``border``."""
+    u = 40
+    size = n * u
+    parts = [
+        f'<svg viewBox="-10 -10 {size + 20} {size + 20}" class="board defiance diagram" '
+        f'role="img" aria-label="{escape(label)}">'
+    ]
+    for i in range(n):
+        for j in range(n):
+            name = f"{_FILES[i]}{j + 1}"
+            x, y = i * u, (n - 1 - j) * u
+            parts.append(f'<rect x="{x}" y="{y}" width="{u}" height="{u}" class="sq s0"/>')
+            if name in dead:
+                parts.append(
+                    f'<rect x="{x + 3}" y="{y + 3}" width="{u - 6}" height="{u - 6}" class="dead"/>'
+                )
+    for k in range(n + 1):
+        cls = "border" if k == border else "grid"
+        parts.append(f'<line x1="{k * u}" y1="0" x2="{k * u}" y2="{size}" class="{cls}"/>')
+        parts.append(f'<line x1="0" y1="{k * u}" x2="{size}" y2="{k * u}" class="{cls}"/>')
+    for name, code in counters.items():
+        i, j = _FILES.index(name[0]), int(name[1:]) - 1
+        cx, cy = i * u + u / 2, (n - 1 - j) * u + u / 2
+        side = "rebels" if code[0] == "R" else "imperium"
+        dx, dy = _VEC[code[1:]]
+        rx = 15 if side == "rebels" else 4
+        length = (dx * dx + dy * dy) ** 0.5
+        ux, uy = dx / length, -dy / length
+        ax, ay = cx + dx * 15, cy - dy * 15
+        head = (
+            f"{ax:.1f},{ay:.1f} {ax - ux * 8 - uy * 5:.1f},{ay - uy * 8 + ux * 5:.1f} "
+            f"{ax - ux * 8 + uy * 5:.1f},{ay - uy * 8 - ux * 5:.1f}"
+        )
+        parts.append(
+            f'<g class="counter {side}"><rect x="{cx - 15}" y="{cy - 15}" width="30" height="30" '
+            f'rx="{rx}" class="body"/><line x1="{cx - dx * 8}" y1="{cy + dy * 8}" '
+            f'x2="{cx + dx * 12}" y2="{cy - dy * 12}" class="arrow"/>'
+            f'<polygon points="{head}" class="head"/></g>'
+        )
+        if name in captured:
+            parts.append(
+                f'<path d="M{cx - 12},{cy - 12} L{cx + 12},{cy + 12} M{cx + 12},{cy - 12} '
+                f'L{cx - 12},{cy + 12}" class="captured"/>'
+            )
+    for x1, y1, x2, y2 in walls:
+        parts.append(
+            f'<line x1="{x1 * u}" y1="{size - y1 * u}" x2="{x2 * u}" y2="{size - y2 * u}" '
+            'class="wall"/>'
+        )
+    for x1, y1, x2, y2 in steps:
+        parts.append(
+            f'<line x1="{x1 * u}" y1="{size - y1 * u}" x2="{x2 * u}" y2="{size - y2 * u}" '
+            'class="command-path"/>'
+        )
+    if rebel is not None:
+        rx, ry = rebel[0] * u, size - rebel[1] * u
+        parts.append(f'<circle cx="{rx}" cy="{ry}" r="10" class="command rebels"/>')
+    for x, y in imperial:
+        parts.append(
+            f'<rect x="{x * u - 9}" y="{size - y * u - 9}" width="18" height="18" rx="3" '
+            'class="command imperium"/>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

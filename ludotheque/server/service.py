@@ -343,29 +343,25 @@ class GameService:
             raise
         session.seq += len(events)
 
-    def partial(self, session: GameSession, seat: str, steps: Any) -> dict[str, Any]:
-        """The one-checker-at-a-time view of the current turn (dice games)."""
+    def partial(self, session: GameSession, seat: str, request: Any) -> dict[str, Any]:
+        """Part of the current turn, for games whose turns have parts (backgammon's single
+        checkers, Defiance and Domain's action before its Command move)."""
         from .boards import board
 
         adapter = board(session.game)
         if not hasattr(adapter, "partial"):
-            raise GameError("this game has no single-checker moves", "bad-request", 400)
-        if (
-            not isinstance(steps, list)
-            or len(steps) > 4
-            or not all(
-                isinstance(s, list) and len(s) == 3 and all(isinstance(v, int) for v in s)
-                for s in steps
-            )
-        ):
-            raise GameError("steps are a list of [from, to, die]", "bad-request", 400)
+            raise GameError("this game's turns have no parts", "bad-request", 400)
+        if not isinstance(request, dict):
+            raise GameError("malformed request", "bad-request", 400)
         state = session.record.state
         if session.finished or state.to_move in (None, CHANCE):
             raise GameError("there is no turn to play now", "not-your-turn", 409)
         try:
-            return dict(adapter.partial(state, steps))
+            return dict(adapter.partial(state, request))
         except IllegalMove as exc:
             raise GameError(str(exc), "illegal", 422) from None
+        except (TypeError, ValueError, KeyError) as exc:
+            raise GameError(f"malformed request: {exc}", "bad-request", 400) from None
 
     async def undo(self, session: GameSession, seat: str) -> None:
         """Take back the last move of the seat's side (and what followed). Free at one screen

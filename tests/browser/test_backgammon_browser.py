@@ -23,7 +23,7 @@ def start(page: Page, server: Server, position: str = "", mode: str = "local",
     if level:
         page.check(f'input[name="level"][value="{level}"]')
     if side:
-        page.check(f'input[name="side"][value="{side}"]')
+        page.check(f'label.side[data-game="backgammon"] input[value="{side}"]')
     if position:
         page.fill("#position", position)
     page.click("#start")

@@ -21,7 +21,7 @@ def start_game(page: Page, server: Server, mode: str = "local", position: str = 
     if level:
         page.check(f'input[name="level"][value="{level}"]')
     if side:
-        page.check(f'input[name="side"][value="{side}"]')
+        page.check(f'label.side[data-game="general"] input[value="{side}"]')
     if position:
         page.fill("#position", position)
     page.click("#start")

@@ -64,3 +64,26 @@ def test_form_creates_games(client: TestClient) -> None:
     assert bad.status_code == 422 and "invalid position" in bad.text
     token = token_of(response.headers["location"])
     assert client.get(f"/api/play/{token}").json()["mode"] == "local"
+
+
+def test_rules_of_backgammon_and_defiance(client: TestClient) -> None:
+    bg_en = client.get("/rules/backgammon", headers={"accept-language": "en"}).text
+    assert "at most five of your own checkers on a point" in bg_en
+    assert "the lower die starts" in bg_en and "no doubling cube" in bg_en
+    bg_fr = client.get("/rules/backgammon", headers={"accept-language": "fr"}).text
+    assert "au plus cinq de vos pions" in bg_fr and "pas de videau" in bg_fr
+    dd_en = client.get("/rules/defiance", headers={"accept-language": "en"}).text
+    assert "Arin Sandhop" in dd_en and dd_en.count("<svg") >= 5
+    for words in ("Walls", "An orthogonal capture", "A diagonal capture", "A dead zone"):
+        assert words in dd_en
+    dd_fr = client.get("/rules/defiance", headers={"accept-language": "fr"}).text
+    assert "zone morte" in dd_fr and "Arin Sandhop" in dd_fr
+    dice = client.get("/dice").text
+    assert "SHA-256" in dice and "2<sup>64</sup>" in dice
+
+
+def test_home_offers_every_game_with_its_rulesets(client: TestClient) -> None:
+    html = client.get("/").text
+    for value in ('value="backgammon"', 'value="defiance"', 'value="seed"', 'value="standard"',
+                  'value="10x10"', 'value="8x8"', 'value="imperium"', 'value="black"'):  # fmt: skip
+        assert value in html

@@ -31,10 +31,20 @@ def step_json(step: Step) -> dict[str, Any]:
     return {"src": step.src, "dst": step.dst, "die": step.die, "hit": step.hit, "text": str(step)}
 
 
-def partial(state: State, steps: Sequence[Any]) -> dict[str, Any]:
-    """The turn after the single moves ``steps`` (each ``[src, dst, die]``)."""
+def partial(state: State, request: dict[str, Any]) -> dict[str, Any]:
+    """The turn after the single moves ``request["steps"]`` (each ``[src, dst, die]``)."""
     assert isinstance(state, BackgammonState)
-    done = [tuple(s) if isinstance(s, list) else s for s in steps]
+    steps: Sequence[Any] = request.get("steps") or []
+    if (
+        not isinstance(steps, list)
+        or len(steps) > 4
+        or not all(
+            isinstance(s, list) and len(s) == 3 and all(isinstance(v, int) for v in s)
+            for s in steps
+        )
+    ):
+        raise ValueError("steps are a list of [from, to, die]")
+    done = [(s[0], s[1], s[2]) for s in steps]
     turn: PartialTurn = state.partial_turn(done)
     return {
         "done": [step_json(s) for s in turn.done],

@@ -28,10 +28,14 @@ function ask(message) {
   });
 }
 
-function onTurn({ canFinish, canUndo, hidden }) {
+function onTurn({ canFinish, canUndo, hidden, labels }) {
   $("turn-controls").hidden = Boolean(hidden);
   $("turn-done").disabled = !canFinish;
   $("turn-undo").disabled = !canUndo;
+  if (labels) {
+    $("turn-done").textContent = labels.done;
+    $("turn-undo").textContent = labels.undo;
+  }
 }
 
 const board = boardModule.createBoard($("board"), {

@@ -1,0 +1,215 @@
+"""Defiance and Domain in a real browser: placing, rotating, captures (orthogonal, and diagonal
+when a Command enters a sector), a refused placement in a dead zone, a walled-in Rebel Command,
+both wins, friends in two browsers, the computer, a phone-sized screen. Positions are entered
+through the app's form."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Server, shot
+from tests.defiance.strategies import position
+
+START = "10/10/10/10/10/10/10/10/10/10 r40,i40 R2.2,I7.8,I8.7 r"
+
+
+def start(page: Page, server: Server, text: str = "", mode: str = "local",
+          ruleset: str = "10x10", level: str = "", side: str = "") -> None:  # fmt: skip
+    page.goto(server.url + "/")
+    page.check('input[name="game"][value="defiance"]')
+    page.check(f'input[name="ruleset"][value="{ruleset}"]')
+    page.check(f'input[name="mode"][value="{mode}"]')
+    if level:
+        page.check(f'input[name="level"][value="{level}"]')
+    if side:
+        page.check(f'label.side[data-game="defiance"] input[value="{side}"]')
+    if text:
+        page.fill("#position", text)
+    page.click("#start")
+    if mode != "friend":
+        page.wait_for_selector("svg.defiance[data-position]")
+
+
+def cell(page: Page, name: str) -> None:
+    page.click(f'svg.defiance g.cell[data-cell="{name}"]')
+
+
+def direction(page: Page, name: str) -> None:
+    page.click(f'svg.defiance g.dir[data-direction="{name}"]')
+
+
+def point(page: Page, name: str) -> None:
+    page.click(f'svg.defiance g.pnt[data-point="{name}"]')
+
+
+def expect_position(page: Page, text: str) -> None:
+    expect(page.locator("svg.defiance")).to_have_attribute("data-position", text)
+
+
+def test_placing_and_rotating(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server)
+    expect_position(page, START)
+    cell(page, "e5")
+    expect(page.locator("svg.defiance g.dir")).to_have_count(8)
+    shot(page, "defiance-directions")
+    direction(page, "N")
+    # a Command move may follow: the Rebel Command's eight steps are offered
+    expect(page.locator("svg.defiance .pnt .target")).to_have_count(8)
+    point(page, "P3.3")
+    page.click("#turn-done")
+    expect_position(page, "10/10/10/10/10/4RN5/10/10/10/10 r39,i40 R3.3,I7.8,I8.7 i")
+    page.fill("#move-input", "j10>S")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-list li")).to_have_count(2)
+    # rotate: the current direction is not offered
+    cell(page, "e5")
+    expect(page.locator("svg.defiance g.dir")).to_have_count(7)
+    direction(page, "E")
+    page.click("#turn-undo")  # undo inside the turn
+    expect(page.locator("svg.defiance g.dir")).to_have_count(0)
+    cell(page, "e5")
+    direction(page, "E")
+    page.click("#turn-done")
+    expect(page.locator("#move-list li").nth(2)).to_have_text("e5@E")
+    page.click("#flat-view")
+    expect(page.locator("svg.defiance")).to_have_attribute("data-view", "flat")
+    shot(page, "defiance-flat")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_orthogonal_capture(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server, position({"e3": "RN", "d3": "IE"}, side="i"))
+    cell(page, "f3")
+    direction(page, "W")
+    expect(page.locator("#message")).to_contain_text("captures e3")
+    expect(page.locator("svg.defiance .captured")).to_have_count(1)
+    shot(page, "defiance-orthogonal-capture")
+    page.click("#turn-done")
+    expect(page.locator('svg.defiance g.cell[data-cell="e3"] .counter')).to_have_count(0)
+    expect(page.locator('[data-pool="rebels"]')).to_have_text("40")
+
+
+def test_diagonal_capture_when_a_command_enters(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    cells = {"h8": "RN", "g7": "INE", "i9": "ISW"}
+    start(page, server, position(cells, imperial=("5.8", "8.5"), side="i"))
+    cell(page, "a10")
+    direction(page, "S")
+    point(page, "P8.5")
+    point(page, "P8.6")  # into sector (1,1): the flank standing there captures
+    expect(page.locator("#message")).to_contain_text("captures h8")
+    shot(page, "defiance-diagonal-capture")
+    page.click("#turn-done")
+    expect(page.locator('svg.defiance g.cell[data-cell="h8"] .counter')).to_have_count(0)
+
+
+def test_a_placement_in_a_dead_zone_is_refused(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    start(page, server, position({"c5": "IE", "e5": "IW"}))
+    page.check("#show-dead")
+    expect(page.locator('svg.defiance g.cell[data-cell="d5"] .dead')).to_have_count(1)
+    cell(page, "d5")
+    expect(page.locator("#message")).to_contain_text("d5 is a dead zone")
+    expect(page.locator("svg.defiance g.dir")).to_have_count(0)
+    page.fill("#move-input", "d5>W")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#message")).to_contain_text("dead zone for the rebels")
+    shot(page, "defiance-dead-zone")
+
+
+def test_a_walled_in_rebel_command(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server, position({"a1": "IN"}, rebel="0.0"))
+    cell(page, "e5")
+    direction(page, "N")
+    expect(page.locator("svg.defiance .pnt .target")).to_have_count(0)
+    shot(page, "defiance-walled-in")
+    page.click("#turn-done")
+    expect(page.locator("#move-list li")).to_have_count(1)
+
+
+def test_the_rebels_win(server: Server, new_page: Callable[..., Page]) -> None:
+    cells = {}
+    for bi, bj in ((1, 1), (6, 1), (1, 6), (6, 6)):
+        for di in (0, 1):
+            for dj in (0, 1):
+                cells[f"{'abcdefghij'[bi + di]}{bj + dj + 1}"] = "RN"
+    del cells["h8"]
+    page = new_page()
+    start(page, server, position(cells, rebel="0.0", imperial=("10.10", "10.9")))
+    cell(page, "h8")
+    direction(page, "N")
+    expect(page.locator("svg.defiance .pnt .target")).to_have_count(0)
+    page.click("#turn-done")
+    expect(page.locator("#result")).to_contain_text("Rebels win")
+    expect(page.locator("#result")).to_contain_text("four sectors")
+    expect(page.locator(".progress")).to_have_attribute("data-sectors", "4")
+    shot(page, "defiance-rebels-win")
+
+
+def test_the_imperium_wins(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server, position({}, rebel="7.9", imperial=("7.8", "8.7"), side="i"))
+    cell(page, "a1")
+    direction(page, "N")
+    point(page, "P7.8")  # choose which Command moves
+    point(page, "P7.9")
+    page.click("#turn-done")
+    expect(page.locator("#result")).to_contain_text("Imperium win")
+    expect(page.locator("#result")).to_contain_text("Rebel Command is captured")
+    shot(page, "defiance-imperium-wins")
+
+
+def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) -> None:
+    host = new_page()
+    start(host, server, mode="friend", ruleset="8x8")
+    rebels_link = host.get_attribute('[data-seat-link="rebels"]', "href")
+    imperium_link = host.get_attribute('[data-seat-link="imperium"]', "href")
+    rebels, imperium = new_page(), new_page()
+    rebels.goto(server.url + str(rebels_link))
+    imperium.goto(server.url + str(imperium_link))
+    cell(rebels, "d4")
+    direction(rebels, "NE")
+    rebels.click("#turn-done")
+    for p in (rebels, imperium):
+        expect(p.locator("#move-list li")).to_have_count(1)
+    cell(imperium, "e5")
+    direction(imperium, "SW")
+    imperium.click("#turn-done")
+    expect(rebels.locator("#move-list li")).to_have_count(2)
+    expect(rebels.locator("#status")).to_contain_text("Rebels to move")
+    shot(imperium, "defiance-imperium-view")
+
+
+def test_against_the_computer(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server, mode="computer", level="easy", side="rebels", ruleset="8x8")
+    cell(page, "c3")
+    direction(page, "N")
+    page.click("#turn-done")
+    expect(page.locator("#move-list li")).to_have_count(2, timeout=30_000)
+    cell(page, "f3")
+    direction(page, "NW")
+    page.click("#turn-done")
+    expect(page.locator("#move-list li")).to_have_count(4, timeout=30_000)
+    shot(page, "defiance-computer")
+
+
+def test_phone_sized_screen(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    start(page, server)
+    box = page.locator("svg.defiance").bounding_box()
+    assert box is not None and box["width"] <= 390
+    page.tap('svg.defiance g.cell[data-cell="e5"]')
+    page.tap('svg.defiance g.dir[data-direction="NE"]')
+    page.tap("#turn-done")
+    expect(page.locator("#move-list li")).to_have_count(1)
+    shot(page, "defiance-phone")
