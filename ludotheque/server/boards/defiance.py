@@ -50,5 +50,5 @@ def partial(state: State, request: dict[str, Any]) -> dict[str, Any]:
                 "captures": list(caps),
             }
             for cm, caps in view.command_moves
-        ],  # fmt: skip
+        ],
     }
