@@ -4,7 +4,7 @@ from .agent import Agent, Budget, RandomAgent
 from .alphabeta import AlphaBetaAgent
 from .expectimax import ExpectimaxAgent
 from .greedy import GreedyAgent
-from .levels import levels, make_agent
+from .levels import game_levels, make_agent
 from .mcts import MCTSAgent
 
 __all__ = [
@@ -15,6 +15,6 @@ __all__ = [
     "GreedyAgent",
     "MCTSAgent",
     "RandomAgent",
-    "levels",
+    "game_levels",
     "make_agent",
 ]

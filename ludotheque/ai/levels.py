@@ -33,7 +33,7 @@ class Level:
 def _general() -> dict[str, Level]:
     return {
         "easy": Level(
-            lambda s: GreedyAgent(s, temperature=0.08, name="easy"),
+            lambda s: GreedyAgent(s, temperature=0.2, name="easy"),
             "one move ahead, and not always the best of those",
         ),
         "medium": Level(
@@ -50,13 +50,13 @@ def _general() -> dict[str, Level]:
 def _backgammon() -> dict[str, Level]:
     return {
         "easy": Level(
-            lambda s: GreedyAgent(s, temperature=0.06, name="easy"),
+            lambda s: GreedyAgent(s, temperature=0.035, name="easy"),
             "one play ahead, and not always the best of those",
         ),
         "medium": Level(lambda s: GreedyAgent(s, name="medium"), "the best play one ply ahead"),
         "hard": Level(
-            lambda s: ExpectimaxAgent(s, Budget(iterations=2, seconds=1.6), beam=4, name="hard"),
-            "expectimax two plies through every roll, on the four best candidates",
+            lambda s: ExpectimaxAgent(s, Budget(iterations=2, seconds=1.6), beam=10, name="hard"),
+            "expectimax two plies through every roll, on the ten best candidates",
         ),
     }
 
@@ -84,7 +84,7 @@ _LEVELS: dict[str, Callable[[], dict[str, Level]]] = {
 }
 
 
-def levels(game: str) -> dict[str, Level]:
+def game_levels(game: str) -> dict[str, Level]:
     """The levels of a game."""
     if game not in _LEVELS:
         raise ValueError(f"no levels for {game!r}; games: {', '.join(sorted(_LEVELS))}")
@@ -106,7 +106,7 @@ def make_agent(game: str, name: str, seed: int | None = None, ruleset: str | Non
         raise ValueError(f"unknown game {game!r}")
     del ruleset
     if name in LEVELS:
-        return levels(game)[name].make(seed)
+        return game_levels(game)[name].make(seed)
     if name == "random":
         return RandomAgent(seed)
     if name == "greedy":

@@ -19,7 +19,7 @@ from ludotheque.ai import (
     GreedyAgent,
     MCTSAgent,
     RandomAgent,
-    levels,
+    game_levels,
     make_agent,
 )
 from ludotheque.core import CHANCE, State
@@ -163,7 +163,7 @@ def test_alphabeta_avoids_the_immediate_loss() -> None:
 
 def test_levels_and_names() -> None:
     for game in ("general", "backgammon", "defiance"):
-        assert set(levels(game)) == {"easy", "medium", "hard"}
+        assert set(game_levels(game)) == {"easy", "medium", "hard"}
     with pytest.raises(ValueError, match="unknown player"):
         make_agent("general", "grandmaster")
     with pytest.raises(ValueError, match="unknown game"):
