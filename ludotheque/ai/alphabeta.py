@@ -61,8 +61,10 @@ class AlphaBetaAgent:
         self.nodes = 0
         best = moves[0]
         side = str(state.to_move)
-        scored = self._static_order(state, moves, side)
+        scored = self._static_order(state, moves, side, clock, partial=True)
         ordered = [m for m, _ in scored]
+        if clock.expired():  # out of time before any search: the best one-ply move
+            return ordered[0]
         if self.beam:
             ordered = ordered[: self.beam]
         for depth in range(1, max_depth + 1):
@@ -173,12 +175,21 @@ class AlphaBetaAgent:
     # -- move ordering ---------------------------------------------------------------------
 
     def _static_order(
-        self, state: State, moves: list[Any], side: str, clock: Clock | None = None
+        self,
+        state: State,
+        moves: list[Any],
+        side: str,
+        clock: Clock | None = None,
+        partial: bool = False,
     ) -> list[tuple[Any, float]]:
+        """Moves sorted by the evaluation of their results; when the clock runs out, raise
+        ``OutOfTime`` (or, with ``partial``, sort the moves scored so far)."""
         scored = []
         for i, m in enumerate(moves):
             if clock is not None and i & 63 == 63 and clock.expired():
-                raise OutOfTime
+                if not partial:
+                    raise OutOfTime
+                break
             scored.append((m, value(state.play(m), side)))
         scored.sort(key=lambda ms: -ms[1])
         return scored

@@ -371,3 +371,19 @@ def test_no_legal_action_is_handled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rules, "_has_action", lambda st: False)
     assert s.outcome() == Outcome("imperium", "no-move")
     assert s.to_move is None and s.legal_moves() == []
+
+
+def test_8x8_full_board_only_rotations() -> None:
+    # 64 cells: 40 Imperial and 24 Rebel counters; no capture pending, every cell taken
+    cells = {}
+    for j in range(8):
+        for i in range(8):
+            name = f"{'abcdefgh'[i]}{j + 1}"
+            cells[name] = "IN" if j < 5 else "RN"
+    s = EIGHT.parse_position(position(cells, rebel="0.0", imperial=("8.8", "7.8"), n=8))
+    assert s.pools == {"rebels": 16, "imperium": 0}
+    turns = s.legal_moves()
+    assert turns and all(t.action.kind == 1 for t in turns)
+    assert len({t.action for t in turns}) == 24 * 7
+    with pytest.raises(IllegalMove, match="occupied"):
+        s.play("a1>N")
