@@ -5,6 +5,7 @@ through the app's form."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
@@ -102,6 +103,11 @@ def test_diagonal_capture_when_a_command_enters(
     cell(page, "a10")
     direction(page, "S")
     point(page, "P8.5")
+    # before choosing, the target shows what it would capture, in a badge and in words
+    target = page.locator('svg.defiance g.pnt[data-point="P8.6"]')
+    expect(target.locator(".gain")).to_have_attribute("data-captures", "1")
+    expect(target).to_have_attribute("aria-label", re.compile("captures h8"))
+    shot(page, "defiance-command-targets")
     point(page, "P8.6")  # into sector (1,1): the flank standing there captures
     expect(page.locator("#message")).to_contain_text("captures h8")
     shot(page, "defiance-diagonal-capture")

@@ -83,9 +83,12 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     layout();
   });
 
+  let angle = 0; // the board's rotation, undone for text so numbers stay upright
+  const upright = (x, y) => `rotate(${-angle} ${x} ${y})`;
+
   function layout() {
     const size = n * U;
-    const angle = flat ? (bottomSide === "rebels" ? 0 : 180) : bottomSide === "rebels" ? -45 : 135;
+    angle = flat ? (bottomSide === "rebels" ? 0 : 180) : bottomSide === "rebels" ? -45 : 135;
     const half = flat ? size / 2 + 36 : (size * Math.SQRT2) / 2 + 36;
     svg.setAttribute("viewBox", `${-half} ${-half} ${2 * half} ${2 * half}`);
     rotor.setAttribute("transform", `rotate(${angle})`);
@@ -191,8 +194,16 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     const h = n / 2;
     const dead = new Set(showDead && snap ? snap.extra.dead_zones : []);
     const captured = new Set([...(view ? view.captured : []), ...(command ? command.captures : [])]);
-    const targets = new Set();
-    if (stage === "command" && view) for (const m of view.command_moves) if (!commandSrc || m.src === commandSrc) targets.add(m.dst);
+    // legal Command destinations, each with the cells a move there would capture
+    const targets = new Map();
+    if (stage === "command" && view) {
+      for (const m of view.command_moves) {
+        if (commandSrc && m.src !== commandSrc) continue;
+        const seen = targets.get(m.dst) || new Set();
+        for (const c of m.captures) seen.add(c);
+        targets.set(m.dst, seen);
+      }
+    }
     const controlled = new Set((snap ? snap.extra.controlled : []).flat());
     const placeable = new Set(actions.filter((a) => a.includes(">")).map((a) => a.split(">")[0]));
     const rotatable = new Set(actions.filter((a) => a.includes("@")).map((a) => a.split("@")[0]));
@@ -237,13 +248,22 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
         const g = el("g", { class: "pnt", "data-point": name, role: "button", tabindex: here.length || targets.has(name) ? "0" : "-1" }, plane);
         el("circle", { cx, cy, r: 11, class: "hit" }, g);
         if (key) el("circle", { cx, cy, r: controlled.has(name) ? 6 : 3.5, class: controlled.has(name) ? "key held" : "key" }, g);
-        if (targets.has(name)) el("circle", { cx, cy, r: 12, class: "target" }, g);
+        const gains = targets.get(name);
+        if (gains) el("circle", { cx, cy, r: 12, class: "target" }, g);
         for (const [k, c] of here.entries()) {
           if (c.side === "rebels") el("circle", { cx, cy, r: 10, class: "command rebels" }, g);
           else el("rect", { x: cx - 9 + k * 4, y: cy - 9 - k * 4, width: 18, height: 18, rx: 3, class: "command imperium" }, g);
         }
         if (commandSrc === name) el("circle", { cx, cy, r: 14, class: "src" }, g);
-        g.setAttribute("aria-label", here.length ? `${name}: ${here.map((c) => t(`dd.cmd.${c.side}`)).join(", ")}` : name);
+        if (gains && gains.size) {
+          // a badge with the number of counters this Command move would capture
+          const b = el("g", { class: "gain", "data-captures": String(gains.size) }, g);
+          el("circle", { cx: cx + 11, cy: cy - 11, r: 8 }, b);
+          el("text", { x: cx + 11, y: cy - 11, "text-anchor": "middle", "dominant-baseline": "central", transform: upright(cx + 11, cy - 11) }, b, String(gains.size));
+        }
+        let label = here.length ? `${name}: ${here.map((c) => t(`dd.cmd.${c.side}`)).join(", ")}` : name;
+        if (gains && gains.size) label += ` (${t("dd.command_captures", { cells: [...gains].join(", ") })})`;
+        g.setAttribute("aria-label", label);
         g.addEventListener("click", (e) => {
           e.stopPropagation();
           clickPoint(name);
