@@ -100,6 +100,11 @@ class Game(ABC):
             return 0.0
         return 1.0 if outcome.winner == side else -1.0
 
+    def evaluate_many(self, states: Sequence[State], side: str) -> list[float]:
+        """``evaluate`` of each state, in order. Searches call this with the children of one
+        node; a game whose evaluation is cheaper in batches (a neural network) overrides it."""
+        return [self.evaluate(s, side) for s in states]
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}:{self.ruleset}>"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -77,6 +78,23 @@ def value(state: State, side: str) -> float:
     if state.outcome() is not None:
         return terminal_value(state, side)
     return state.game.evaluate(state, side)
+
+
+def values(states: Sequence[State], side: str) -> list[float]:
+    """``value`` of each state, the unfinished ones evaluated in one batch."""
+    out = [0.0] * len(states)
+    unfinished = []
+    for i, s in enumerate(states):
+        if s.outcome() is None:
+            unfinished.append(i)
+        else:
+            out[i] = terminal_value(s, side)
+    if unfinished:
+        game = states[unfinished[0]].game
+        estimates = game.evaluate_many([states[i] for i in unfinished], side)
+        for i, v in zip(unfinished, estimates, strict=True):
+            out[i] = v
+    return out
 
 
 class RandomAgent:

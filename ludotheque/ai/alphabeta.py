@@ -6,6 +6,8 @@ lost game scores ±(2 − ply/1000), so a sooner win (or a later loss) is prefer
 the transposition table's move, then killer moves, then the history heuristic; at shallow
 nodes the children's static evaluations. ``beam`` keeps only the best few children of each node
 by static evaluation (forward pruning, for games with thousands of moves per turn).
+``contempt`` is what a draw costs the searching side (a draw is worth ``-contempt`` to it and
+``+contempt`` to its opponent), so that a stronger player plays on instead of repeating.
 """
 
 from __future__ import annotations
@@ -30,12 +32,15 @@ class AlphaBetaAgent:
         budget: Budget | None = None,
         beam: int | None = None,
         order_depth: int = 2,
+        contempt: float = 0.0,
         name: str = "alphabeta",
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget or Budget(iterations=4)
         self.beam = beam
         self.order_depth = order_depth
+        self.contempt = contempt
+        self.root_side = ""
         self.name = name
         self.nodes = 0
         self.depth_reached = 0
@@ -61,6 +66,7 @@ class AlphaBetaAgent:
         self.nodes = 0
         best = moves[0]
         side = str(state.to_move)
+        self.root_side = side
         scored = self._static_order(state, moves, side, clock, partial=True)
         ordered = [m for m, _ in scored]
         if clock.expired():  # out of time before any search: the best one-ply move
@@ -109,7 +115,7 @@ class AlphaBetaAgent:
         if self.memory.limit is not None and (
             self.memory.seen.get(child, 0) + count + 1 >= self.memory.limit
         ):
-            return 0.0  # a repetition draw along this line
+            return self._draw(side)  # a repetition draw along this line
         path[child] = count + 1
         try:
             if mover == side:  # the same side moves again
@@ -118,12 +124,16 @@ class AlphaBetaAgent:
         finally:
             path[child] = count
 
+    def _draw(self, side: str) -> float:
+        """A draw's value for ``side``."""
+        return -self.contempt if side == self.root_side else self.contempt
+
     def _leaf(self, state: State, side: str, ply: int) -> float:
         self.nodes += 1
         outcome = state.outcome()
         if outcome is not None:
             if outcome.winner is None:
-                return 0.0
+                return self._draw(side)
             return WIN - ply / 1000 if outcome.winner == side else -WIN + ply / 1000
         return value(state, side)
 

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from ..core import CHANCE, State
-from .agent import Budget, Clock, OutOfTime, decision_moves, value
+from .agent import Budget, Clock, OutOfTime, decision_moves, value, values
 
 
 class ExpectimaxAgent:
@@ -39,7 +39,8 @@ class ExpectimaxAgent:
         plies = max(1, self.budget.iterations or 2)
         clock = self.budget.clock()
         self.nodes = 0
-        scored = sorted(((m, value(state.play(m), side)) for m in moves), key=lambda ms: -ms[1])
+        scores = values([state.play(m) for m in moves], side)
+        scored = sorted(zip(moves, scores, strict=True), key=lambda ms: -ms[1])
         best = scored[0][0]
         if plies == 1:
             return best
@@ -69,8 +70,8 @@ class ExpectimaxAgent:
             )
         children = [state.play(m) for m in state.legal_moves()]
         if plies == 1:
-            scores = [value(c, str(mover)) for c in children]
+            scores = values(children, str(mover))
             best = max(range(len(children)), key=scores.__getitem__)
             return scores[best] if mover == side else value(children[best], side)
-        values = [self._value(c, side, plies - 1, clock) for c in children]
-        return max(values) if mover == side else min(values)
+        results = [self._value(c, side, plies - 1, clock) for c in children]
+        return max(results) if mover == side else min(results)

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from ..core import State
-from .agent import Memory, decision_moves, value
+from .agent import Memory, decision_moves, values
 
 
 class GreedyAgent:
@@ -30,11 +30,13 @@ class GreedyAgent:
         """Every legal move with the evaluation of its result for the mover (a move that
         repeats a position into a draw scores 0)."""
         side = str(state.to_move)
-        out = []
-        for m in decision_moves(state):
-            child = state.play(m)
-            out.append((m, 0.0 if self.memory.draws(child) else value(child, side)))
-        return out
+        moves = decision_moves(state)
+        children = [state.play(m) for m in moves]
+        scores = values(children, side)
+        return [
+            (m, 0.0 if self.memory.draws(c) else v)
+            for m, c, v in zip(moves, children, scores, strict=True)
+        ]
 
     def choose(self, state: State) -> Any:
         self.memory.observe(state)

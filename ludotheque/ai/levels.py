@@ -41,8 +41,10 @@ def _general() -> dict[str, Level]:
             "alpha-beta, two plies",
         ),
         "hard": Level(
-            lambda s: AlphaBetaAgent(s, Budget(iterations=12, seconds=1.5), name="hard"),
-            "alpha-beta with iterative deepening, 1.5 seconds",
+            lambda s: AlphaBetaAgent(
+                s, Budget(iterations=12, seconds=1.5), contempt=0.1, name="hard"
+            ),
+            "alpha-beta with iterative deepening, 1.5 seconds, playing on rather than repeating",
         ),
     }
 

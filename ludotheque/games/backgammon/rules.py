@@ -347,13 +347,22 @@ class BackgammonGame(Game):
         return _make(self, _START, _START, -1, None)
 
     def evaluate(self, state: State, side: str) -> float:
-        """Heuristic value for ``side`` (see ``games.backgammon.evaluation``)."""
-        from .evaluation import evaluate
+        """The network's value for ``side`` (see ``games.backgammon.evaluation``)."""
+        return self.evaluate_many([state], side)[0]
 
-        if state.outcome() is not None:
-            return super().evaluate(state, side)
-        assert isinstance(state, BackgammonState)
-        return evaluate(state, side)
+    def evaluate_many(self, states: Sequence[State], side: str) -> list[float]:
+        """The values of many states for ``side``, the unfinished ones in one batch."""
+        from .evaluation import evaluate_many
+
+        finished = super().evaluate  # exact for finished games
+        out = [finished(s, side) for s in states]
+        unfinished = [i for i, s in enumerate(states) if s.outcome() is None]
+        batch = [states[i] for i in unfinished]
+        assert all(isinstance(s, BackgammonState) for s in batch)
+        estimates = evaluate_many(batch, side)  # type: ignore[arg-type]
+        for i, v in zip(unfinished, estimates, strict=True):
+            out[i] = v
+        return out
 
     def parse_position(self, text: str) -> BackgammonState:
         if isinstance(text, str):
