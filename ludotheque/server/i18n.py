@@ -83,7 +83,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "play.cancel": "Cancel",
         "play.offline": "Connection lost — reconnecting…",
         "play.online": "Connected",
-        "play.result.win": "{side} win",
+        "play.result.win": "Won by {side}",
         "play.result.draw": "Draw",
         "play.position": "Position",
         "play.copy_position": "Copy position",

@@ -104,7 +104,7 @@ def test_the_flight_with_a_capture(server: Server, new_page: Callable[..., Page]
     expect(page.locator("#extra")).to_contain_text("Flight: used")
     expect(page.locator("#move-list li").first).to_contain_text("s2-s4*b1xa1c1")
     # four rebels remain: the general has won
-    expect(page.locator("#result")).to_contain_text("General win")
+    expect(page.locator("#result")).to_contain_text("Won by General")
     expect(page.locator("#result")).to_contain_text("twelve rebels captured")
     shot(page, "general-flight-won")
     # rematch
@@ -164,7 +164,7 @@ def test_against_the_computer_to_the_end(server: Server, new_page: Callable[...,
     expect(page.locator("#status")).to_contain_text("Rebels to move")
     page.fill("#move-input", "d4-d5")
     page.press("#move-input", "Enter")
-    expect(page.locator("#result")).to_contain_text("Rebels win")
+    expect(page.locator("#result")).to_contain_text("Won by Rebels")
     expect(page.locator("#result")).to_contain_text("shut in")
     shot(page, "general-computer-end")
 
