@@ -73,11 +73,17 @@ class AlphaBetaAgent:
             return ordered[0]
         if self.beam:
             ordered = ordered[: self.beam]
+        best = ordered[0]
         for depth in range(1, max_depth + 1):
-            try:
-                best, results = self._root(state, ordered, depth, clock)
-            except OutOfTime:
+            best_here, results, complete = self._root(state, ordered, depth, clock)
+            if not complete:
+                # Cut by the clock: the moves searched to this depth were searched first with the
+                # previous best among them, so the best of them stands (alpha-beta at the root
+                # only bounds the others from above, never from below).
+                if results and results[0][0] == best:
+                    best = best_here
                 break
+            best = best_here
             self.depth_reached = depth
             ordered = [m for m, _ in sorted(results, key=lambda r: -r[1])]
             if max(v for _, v in results) >= WIN - 1:  # a forced win: no need to look deeper
@@ -90,18 +96,23 @@ class AlphaBetaAgent:
 
     def _root(
         self, state: State, moves: list[Any], depth: int, clock: Clock
-    ) -> tuple[Any, list[tuple[Any, float]]]:
+    ) -> tuple[Any, list[tuple[Any, float]], bool]:
+        """Search the root moves in order to ``depth``: (best move, the (move, value) of each
+        move finished, whether every move was finished before the clock ran out)."""
         side = str(state.to_move)
         alpha, beta = -WIN - 1, WIN + 1
         results: list[tuple[Any, float]] = []
         best, best_value = moves[0], -WIN - 1
         for move in moves:
-            v = self._child_value(state.play(move), side, depth - 1, alpha, beta, 1, clock)
+            try:
+                v = self._child_value(state.play(move), side, depth - 1, alpha, beta, 1, clock)
+            except OutOfTime:
+                return best, results, False
             results.append((move, v))
             if v > best_value:
                 best, best_value = move, v
             alpha = max(alpha, v)
-        return best, results
+        return best, results, True
 
     def _child_value(
         self, child: State, side: str, depth: int, alpha: float, beta: float, ply: int, clock: Clock

@@ -77,7 +77,7 @@ def _defiance() -> dict[str, Level]:
         "medium": Level(lambda s: GreedyAgent(s, name="medium"), "the best turn one ply ahead"),
         "hard": Level(
             lambda s: AlphaBetaAgent(
-                s, Budget(iterations=2, seconds=1.2), beam=3, order_depth=1, name="hard"
+                s, Budget(iterations=2, seconds=1.7), beam=3, order_depth=1, name="hard"
             ),
             "two plies, the three best turns of each side",
         ),

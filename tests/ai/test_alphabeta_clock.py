@@ -1,0 +1,118 @@
+"""When the clock cuts an iteration of alpha-beta, the root moves already searched to the new depth
+still count: a trap found at depth 2 in the one-ply favourite is avoided even if the last candidate
+was never searched. A toy game and a clock that runs out at a chosen moment keep the test exact."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ludotheque.ai.agent import Budget, Clock
+from ludotheque.ai.alphabeta import AlphaBetaAgent
+from ludotheque.core import Game, Outcome, State
+
+# the root's moves and their one-ply values for "a"; each reply's value for "a"
+ONE_PLY = {"A": 0.5, "B": 0.3, "C": 0.1}
+REPLIES = {"A": {"a1": -0.9, "a2": 0.5}, "B": {"b1": 0.2, "b2": 0.25}}
+SLOW = [f"c{i}" for i in range(70)]  # C has many replies: scoring them looks at the clock
+
+
+class Toy(Game):
+    name = "toy"
+    ruleset = "toy"
+    sides = ("a", "b")
+    repetition_limit = None
+
+    def __init__(self, cut_in: str | None) -> None:
+        self.cut_in = cut_in  # the node whose replies, once listed, stop the clock
+        self.time_up = False
+
+    def start(self) -> State:
+        return ToyState(self, "root", "a")
+
+    def parse_position(self, text: str) -> State:
+        name, side = text.split()
+        return ToyState(self, name, side)
+
+    def evaluate(self, state: State, side: str) -> float:
+        assert isinstance(state, ToyState)
+        value = ONE_PLY.get(state.name)
+        if value is None:
+            value = next((r[state.name] for r in REPLIES.values() if state.name in r), 0.0)
+        return value if side == "a" else -value
+
+
+class ToyState(State):
+    def __init__(self, game: Toy, name: str, side: str) -> None:
+        self._game, self.name, self.side = game, name, side
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def to_move(self) -> str | None:
+        return self.side
+
+    def position(self) -> str:
+        return f"{self.name} {self.side}"
+
+    def legal_moves(self) -> Sequence[Any]:
+        if self.name == "root":
+            return list(ONE_PLY)
+        if self.name == self._game.cut_in:
+            self._game.time_up = True
+        if self.name in REPLIES:
+            return list(REPLIES[self.name])
+        return SLOW if self.name == "C" else ["pass"]
+
+    def outcome(self) -> Outcome | None:
+        return None
+
+    def parse_move(self, text: str) -> Any:
+        return text
+
+    def play(self, move: Any) -> State:
+        other = "b" if self.side == "a" else "a"
+        return ToyState(self._game, move if move != "pass" else self.name, other)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ToyState) and (other.name, other.side) == (self.name, self.side)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.side))
+
+
+class ToyClock(Clock):
+    def __init__(self, game: Toy) -> None:
+        super().__init__(None)
+        self.game = game
+
+    def expired(self) -> bool:
+        return self.game.time_up
+
+
+@dataclass(frozen=True)
+class ToyBudget(Budget):
+    game: Toy | None = None
+
+    def clock(self) -> Clock:
+        assert self.game is not None
+        return ToyClock(self.game)
+
+
+def _choice(cut_in: str | None) -> str:
+    game = Toy(cut_in)
+    agent = AlphaBetaAgent(1, ToyBudget(iterations=2, game=game), beam=3, order_depth=1)
+    move = str(agent.choose(game.start()))
+    assert game.time_up == (cut_in is not None)
+    return move
+
+
+def test_a_full_two_ply_search_avoids_the_trap() -> None:
+    assert _choice(None) == "B"
+
+
+def test_a_two_ply_search_cut_before_its_last_move_still_avoids_the_trap() -> None:
+    assert _choice("C") == "B"
