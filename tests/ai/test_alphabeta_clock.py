@@ -10,7 +10,8 @@ from typing import Any
 
 from ludotheque.ai.agent import Budget, Clock
 from ludotheque.ai.alphabeta import AlphaBetaAgent
-from ludotheque.core import Game, Outcome, State
+from ludotheque.core import Game, State
+from tests.ai.toy import NamedState
 
 # the root's moves and their one-ply values for "a"; each reply's value for "a"
 ONE_PLY = {"A": 0.5, "B": 0.3, "C": 0.1}
@@ -43,20 +44,8 @@ class Toy(Game):
         return value if side == "a" else -value
 
 
-class ToyState(State):
-    def __init__(self, game: Toy, name: str, side: str) -> None:
-        self._game, self.name, self.side = game, name, side
-
-    @property
-    def game(self) -> Game:
-        return self._game
-
-    @property
-    def to_move(self) -> str | None:
-        return self.side
-
-    def position(self) -> str:
-        return f"{self.name} {self.side}"
+class ToyState(NamedState):
+    _game: Toy
 
     def legal_moves(self) -> Sequence[Any]:
         if self.name == "root":
@@ -67,21 +56,8 @@ class ToyState(State):
             return list(REPLIES[self.name])
         return SLOW if self.name == "C" else ["pass"]
 
-    def outcome(self) -> Outcome | None:
-        return None
-
-    def parse_move(self, text: str) -> Any:
-        return text
-
     def play(self, move: Any) -> State:
-        other = "b" if self.side == "a" else "a"
-        return ToyState(self._game, move if move != "pass" else self.name, other)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ToyState) and (other.name, other.side) == (self.name, self.side)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.side))
+        return ToyState(self._game, move if move != "pass" else self.name, self.other)
 
 
 class ToyClock(Clock):

@@ -8,7 +8,8 @@ from typing import Any
 
 from ludotheque.ai.agent import Budget
 from ludotheque.ai.alphabeta import AlphaBetaAgent
-from ludotheque.core import Game, Outcome, State
+from ludotheque.core import Game, State
+from tests.ai.toy import NamedState
 
 
 class Toy(Game):
@@ -34,43 +35,16 @@ class Toy(Game):
         return value if side == "a" else -value
 
 
-class ToyState(State):
-    def __init__(self, game: Toy, name: str, side: str) -> None:
-        self._game, self.name, self.side = game, name, side
-
-    @property
-    def game(self) -> Game:
-        return self._game
-
-    @property
-    def to_move(self) -> str | None:
-        return self.side
-
-    def position(self) -> str:
-        return f"{self.name} {self.side}"
-
+class ToyState(NamedState):
     def legal_moves(self) -> Sequence[Any]:
         return ["back", "on"] if self.name == "home" else ["wait"]
 
-    def outcome(self) -> Outcome | None:
-        return None
-
-    def parse_move(self, text: str) -> Any:
-        return text
-
     def play(self, move: Any) -> State:
-        other = "b" if self.side == "a" else "a"
         if move == "back":
-            return ToyState(self._game, "loop", other)
+            return ToyState(self.game, "loop", self.other)
         if move == "on":
-            return ToyState(self._game, "on", other)
-        return ToyState(self._game, self.name, other)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ToyState) and (other.name, other.side) == (self.name, self.side)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.side))
+            return ToyState(self.game, "on", self.other)
+        return ToyState(self.game, self.name, self.other)
 
 
 def _choice(contempt: float) -> str:

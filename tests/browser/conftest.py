@@ -114,3 +114,33 @@ def shot(page: Page, name: str) -> Path:
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def open_game(
+    page: Page,
+    server: Server,
+    game: str,
+    board: str,
+    *,
+    mode: str = "local",
+    position: str = "",
+    ruleset: str = "",
+    level: str = "",
+    side: str = "",
+) -> None:
+    """Start a game of ``game`` through the home page's form, as a person would; unless it is a
+    friend game (whose page lists links), wait for the board ``board`` (a CSS selector)."""
+    page.goto(server.url + "/")
+    page.check(f'input[name="game"][value="{game}"]')
+    if ruleset:
+        page.check(f'input[name="ruleset"][value="{ruleset}"]')
+    page.check(f'input[name="mode"][value="{mode}"]')
+    if level:
+        page.check(f'input[name="level"][value="{level}"]')
+    if side:
+        page.check(f'label.side[data-game="{game}"] input[value="{side}"]')
+    if position:
+        page.fill("#position", position)
+    page.click("#start")
+    if mode != "friend":
+        page.wait_for_selector(f"{board}[data-position]")

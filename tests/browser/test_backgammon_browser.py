@@ -12,24 +12,13 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Server, shot
+from tests.browser.conftest import Server, open_game, shot
 
 
 def start(page: Page, server: Server, position: str = "", mode: str = "local",
           ruleset: str = "seed", level: str = "", side: str = "") -> None:  # fmt: skip
-    page.goto(server.url + "/")
-    page.check('input[name="game"][value="backgammon"]')
-    page.check(f'input[name="ruleset"][value="{ruleset}"]')
-    page.check(f'input[name="mode"][value="{mode}"]')
-    if level:
-        page.check(f'input[name="level"][value="{level}"]')
-    if side:
-        page.check(f'label.side[data-game="backgammon"] input[value="{side}"]')
-    if position:
-        page.fill("#position", position)
-    page.click("#start")
-    if mode != "friend":
-        page.wait_for_selector("svg.backgammon[data-position]")
+    open_game(page, server, "backgammon", "svg.backgammon", mode=mode, position=position,
+              ruleset=ruleset, level=level, side=side)  # fmt: skip
 
 
 def point(page: Page, name: str) -> None:

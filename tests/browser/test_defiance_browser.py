@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Server, shot
+from tests.browser.conftest import Server, open_game, shot
 from tests.defiance.strategies import position
 
 START = "10/10/10/10/10/10/10/10/10/10 r40,i40 R2.2,I7.8,I8.7 r"
@@ -18,19 +18,8 @@ START = "10/10/10/10/10/10/10/10/10/10 r40,i40 R2.2,I7.8,I8.7 r"
 
 def start(page: Page, server: Server, text: str = "", mode: str = "local",
           ruleset: str = "10x10", level: str = "", side: str = "") -> None:  # fmt: skip
-    page.goto(server.url + "/")
-    page.check('input[name="game"][value="defiance"]')
-    page.check(f'input[name="ruleset"][value="{ruleset}"]')
-    page.check(f'input[name="mode"][value="{mode}"]')
-    if level:
-        page.check(f'input[name="level"][value="{level}"]')
-    if side:
-        page.check(f'label.side[data-game="defiance"] input[value="{side}"]')
-    if text:
-        page.fill("#position", text)
-    page.click("#start")
-    if mode != "friend":
-        page.wait_for_selector("svg.defiance[data-position]")
+    open_game(page, server, "defiance", "svg.defiance", mode=mode, position=text,
+              ruleset=ruleset, level=level, side=side)  # fmt: skip
 
 
 def cell(page: Page, name: str) -> None:

@@ -8,25 +8,15 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Server, shot
+from tests.browser.conftest import Server, open_game, shot
 
 START = "c3 a1,a2,a3,a4,a5,b1,b5,c1,c5,d1,d5,e1,e2,e3,e4,e5 r 1"
 
 
 def start_game(page: Page, server: Server, mode: str = "local", position: str = "",
                level: str = "", side: str = "") -> None:  # fmt: skip
-    page.goto(server.url + "/")
-    page.check('input[name="game"][value="general"]')
-    page.check(f'input[name="mode"][value="{mode}"]')
-    if level:
-        page.check(f'input[name="level"][value="{level}"]')
-    if side:
-        page.check(f'label.side[data-game="general"] input[value="{side}"]')
-    if position:
-        page.fill("#position", position)
-    page.click("#start")
-    if mode != "friend":
-        page.wait_for_selector("svg.board[data-position]")
+    open_game(page, server, "general", "svg.board", mode=mode, position=position,
+              level=level, side=side)  # fmt: skip
 
 
 def board_position(page: Page) -> str:

@@ -5,7 +5,8 @@
 // Test hooks: the board <svg> has data-position; each point is <g data-point="N"> with N in the
 // bottom player's numbering, the bar is data-point="bar" and the bottom player's tray
 // data-point="off"; checkers are <circle class="checker" data-point data-side>.
-const SVG = "http://www.w3.org/2000/svg";
+import { el, showChoices } from "./svg.js";
+
 const W = 800;
 const H = 600;
 const PW = 50; // point width
@@ -14,14 +15,6 @@ const LEFT = 30;
 const BAR_X = 340;
 const BAR_W = 40;
 const TRAY_X = 714;
-
-function el(name, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  if (parent) parent.append(node);
-  return node;
-}
 
 export function parsePosition(position) {
   const m = /^W\[([^\]]*)\] B\[([^\]]*)\] (\S) (\S+)$/.exec(position.trim());
@@ -139,20 +132,16 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   }
 
   function chooseDie(options) {
-    chooser.hidden = false;
-    chooser.innerHTML = "";
-    const title = document.createElement("p");
-    title.textContent = t("bg.which_die");
-    chooser.append(title);
-    for (const step of options) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "die-choice";
-      button.dataset.die = String(step.die);
-      button.textContent = t("bg.use_die", { die: step.die });
-      button.addEventListener("click", () => apply(step));
-      chooser.append(button);
-    }
+    showChoices(
+      chooser,
+      t("bg.which_die"),
+      options.map((step) => ({
+        text: t("bg.use_die", { die: step.die }),
+        className: "die-choice",
+        data: { die: String(step.die) },
+        onClick: () => apply(step),
+      })),
+    );
   }
 
   for (const [p, g] of Object.entries(pointGroups)) {

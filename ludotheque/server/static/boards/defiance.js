@@ -5,19 +5,12 @@
 //
 // Test hooks: the <svg> has data-position; cells are <g data-cell="e5">, points
 // <g data-point="P2.2">, direction buttons <g data-direction="NE">.
-const SVG = "http://www.w3.org/2000/svg";
+import { el } from "./svg.js";
+
 const U = 40; // a cell
 const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const VEC = { N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1], S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1] };
 const FILES = "abcdefghijklmnopqrstuvwxyz";
-
-function el(name, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== null) node.textContent = text;
-  if (parent) parent.append(node);
-  return node;
-}
 
 export function parsePosition(position) {
   const [cells, pools, commands, side] = position.trim().split(/\s+/);

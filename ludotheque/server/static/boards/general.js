@@ -1,6 +1,7 @@
 // The board of Le Général et les rebelles, drawn in SVG. It knows the shape of the board and
 // reads moves out of their notation; which moves are legal comes from the server.
-const SVG = "http://www.w3.org/2000/svg";
+import { el, showChoices } from "./svg.js";
+
 const COLS = "abcde";
 export const POINTS = {};
 for (let c = 0; c < 5; c++) {
@@ -29,13 +30,6 @@ export function parseMove(text) {
 export function parsePosition(position) {
   const [general, rebels, side, flight] = position.split(" ");
   return { general, rebels: rebels.split(","), side, flight: flight === "1" };
-}
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.append(node);
-  return node;
 }
 
 export function createBoard(holder, { t, onMove, chooser, say }) {
@@ -115,25 +109,15 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
     stage = "pair";
     candidates = list;
     say(t("play.choose_pair"));
-    chooser.hidden = false;
-    chooser.innerHTML = "";
-    const title = document.createElement("p");
-    title.textContent = t("play.choose_pair");
-    chooser.append(title);
-    for (const m of list) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "pair";
-      button.dataset.move = m.text;
-      button.textContent = `${m.pair[0]} + ${m.pair[1]}`;
-      button.addEventListener("click", () => finish([m]));
-      chooser.append(button);
-    }
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.textContent = t("play.cancel");
-    cancel.addEventListener("click", reset);
-    chooser.append(cancel);
+    showChoices(chooser, t("play.choose_pair"), [
+      ...list.map((m) => ({
+        text: `${m.pair[0]} + ${m.pair[1]}`,
+        className: "pair",
+        data: { move: m.text },
+        onClick: () => finish([m]),
+      })),
+      { text: t("play.cancel"), onClick: reset },
+    ]);
     paint();
   }
 
