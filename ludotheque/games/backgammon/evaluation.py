@@ -36,8 +36,3 @@ def evaluate_many(states: Sequence[BackgammonState], side: str) -> list[float]:
         for i, s, p in zip(index, sign, chances.tolist(), strict=True):
             out[i] = s * (2 * p - 1)
     return out
-
-
-def evaluate(state: BackgammonState, side: str) -> float:
-    """The value of ``state`` for ``side`` in [-1, 1]."""
-    return evaluate_many([state], side)[0]

@@ -355,12 +355,17 @@ class BackgammonGame(Game):
         from .evaluation import evaluate_many
 
         finished = super().evaluate  # exact for finished games
-        out = [finished(s, side) for s in states]
-        unfinished = [i for i, s in enumerate(states) if s.outcome() is None]
-        batch = [states[i] for i in unfinished]
-        assert all(isinstance(s, BackgammonState) for s in batch)
-        estimates = evaluate_many(batch, side)  # type: ignore[arg-type]
-        for i, v in zip(unfinished, estimates, strict=True):
+        out = [0.0] * len(states)
+        unfinished: list[int] = []
+        batch: list[BackgammonState] = []
+        for i, s in enumerate(states):
+            if s.outcome() is None:
+                assert isinstance(s, BackgammonState)
+                unfinished.append(i)
+                batch.append(s)
+            else:
+                out[i] = finished(s, side)
+        for i, v in zip(unfinished, evaluate_many(batch, side), strict=True):
             out[i] = v
         return out
 
