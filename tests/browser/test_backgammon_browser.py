@@ -100,6 +100,24 @@ def test_a_forced_pass_says_why(server: Server, new_page: Callable[..., Page]) -
     shot(page, "backgammon-forced-pass")
 
 
+def test_a_checker_that_can_use_either_die_asks_which(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    # 54 with nothing above the 3-point: a checker there bears off with the 5 or with the 4
+    start(page, server, "W[3x5,2x5,1x5] B[6x3,5x2] w 54")
+    point(page, "3")
+    page.click('svg.backgammon g.pt[data-point="off"]')
+    choices = page.locator("#chooser button.die-choice")
+    expect(choices).to_have_count(2)
+    expect(page.locator("#chooser")).to_contain_text("Which die does this checker use?")
+    shot(page, "backgammon-which-die")
+    page.click('#chooser button.die-choice[data-die="4"]')
+    expect(page.locator("#chooser")).to_be_hidden()
+    expect(page.locator("svg.backgammon .die.used")).to_have_count(1)
+    expect(page.locator("svg.backgammon .die.used")).to_have_attribute("data-die", "4")
+
+
 def test_bearing_off_to_the_end_and_the_dice_verified(
     server: Server, new_page: Callable[..., Page]
 ) -> None:
