@@ -7,12 +7,16 @@ the transposition table's move, then killer moves, then the history heuristic; a
 nodes the children's static evaluations. ``beam`` keeps only the best few children of each node
 by static evaluation (forward pruning, for games with thousands of moves per turn).
 ``contempt`` is what a draw costs the searching side (a draw is worth ``-contempt`` to it and
-``+contempt`` to its opponent), so that a stronger player plays on instead of repeating.
+``+contempt`` to its opponent), so that a stronger player plays on instead of repeating. It may
+be given per side (a mapping from side to contempt, 0 for a side not named): in an asymmetric
+game the stronger side should refuse draws while the weaker one takes them, or two players who
+both refuse them can wander for thousands of moves.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..core import CHANCE, State
@@ -32,7 +36,7 @@ class AlphaBetaAgent:
         budget: Budget | None = None,
         beam: int | None = None,
         order_depth: int = 2,
-        contempt: float = 0.0,
+        contempt: float | Mapping[str, float] = 0.0,
         name: str = "alphabeta",
     ) -> None:
         self.rng = random.Random(seed)
@@ -40,6 +44,7 @@ class AlphaBetaAgent:
         self.beam = beam
         self.order_depth = order_depth
         self.contempt = contempt
+        self.root_contempt = 0.0  # the contempt of the side searching now
         self.root_side = ""
         self.name = name
         self.nodes = 0
@@ -67,6 +72,10 @@ class AlphaBetaAgent:
         best = moves[0]
         side = str(state.to_move)
         self.root_side = side
+        contempt = self.contempt
+        self.root_contempt = (
+            contempt.get(side, 0.0) if isinstance(contempt, Mapping) else float(contempt)
+        )
         scored = self._static_order(state, moves, side, clock, partial=True)
         ordered = [m for m, _ in scored]
         if clock.expired():  # out of time before any search: the best one-ply move
@@ -137,7 +146,7 @@ class AlphaBetaAgent:
 
     def _draw(self, side: str) -> float:
         """A draw's value for ``side``."""
-        return -self.contempt if side == self.root_side else self.contempt
+        return -self.root_contempt if side == self.root_side else self.root_contempt
 
     def _leaf(self, state: State, side: str, ply: int) -> float:
         self.nodes += 1

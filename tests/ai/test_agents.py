@@ -100,6 +100,24 @@ def test_reproducible_with_a_seed(make: object) -> None:
             assert first == again
 
 
+def test_general_levels_are_reproducible_with_a_seed() -> None:
+    """The General's levels are bounded by depth, not by the clock: a game between two levels
+    replays move for move from the same seeds, on any machine."""
+    game = ludotheque.load("general")
+
+    def game_moves() -> list[str]:
+        players = {"rebels": make_agent("general", "hard", seed=5),
+                   "general": make_agent("general", "easy", seed=6)}  # fmt: skip
+        state, moves = game.start(), []
+        for _ in range(8):
+            move = players[str(state.to_move)].choose(state)
+            moves.append(str(move))
+            state = state.play(move)
+        return moves
+
+    assert game_moves() == game_moves()
+
+
 def test_mcts_counts_its_iterations() -> None:
     agent = MCTSAgent(1, Budget(iterations=77))
     agent.choose(ludotheque.load("general").start())

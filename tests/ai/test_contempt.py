@@ -47,7 +47,7 @@ class ToyState(NamedState):
         return ToyState(self.game, self.name, self.other)
 
 
-def _choice(contempt: float) -> str:
+def _choice(contempt: float | dict[str, float]) -> str:
     game = Toy()
     agent = AlphaBetaAgent(1, Budget(iterations=1), contempt=contempt)
     loop = ToyState(game, "loop", "b")
@@ -62,3 +62,9 @@ def test_without_contempt_a_draw_beats_a_worse_position() -> None:
 
 def test_with_contempt_the_agent_plays_on() -> None:
     assert _choice(0.2) == "on"
+
+
+def test_contempt_per_side_applies_only_to_the_side_named() -> None:
+    # the toy's root mover is side "a"
+    assert _choice({"a": 0.2}) == "on"
+    assert _choice({"b": 0.2}) == "back"
