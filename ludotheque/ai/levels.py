@@ -45,9 +45,8 @@ def _general() -> dict[str, Level]:
             # guards slow machines. A fixed depth plays the same moves for the same seed on any
             # machine (a 1.5-second clock reached 4 plies for the rebels, 5 for the general, and
             # scored about the same against medium in trial matches).
-            # The rebels are the stronger side: as the rebels, hard refuses repetition draws; as
-            # the general it takes them (two players who both refuse draws can wander for
-            # thousands of moves, as hard against hard did).
+            # The rebels are the stronger side under our rules: as the rebels, hard refuses
+            # repetition draws; as the general it values a draw at zero, as medium does.
             lambda s: AlphaBetaAgent(
                 s, Budget(iterations=4, seconds=1.5), contempt={"rebels": 0.1}, name="hard"
             ),
