@@ -62,7 +62,7 @@ def _backgammon() -> dict[str, Level]:
             "one play ahead, often not the best of those",
         ),
         # A little noise keeps the levels apart: in backgammon the dice decide so much that the
-        # exact one-ply player loses only ~56% to the two-ply search (see the README's table).
+        # exact one-ply player loses only ~56% to the two-ply search in trial matches.
         "medium": Level(
             lambda s: GreedyAgent(s, temperature=0.04, name="medium"),
             "one play ahead, now and then not the best of those",
