@@ -9,8 +9,7 @@ by static evaluation (forward pruning, for games with thousands of moves per tur
 ``contempt`` is what a draw costs the searching side (a draw is worth ``-contempt`` to it and
 ``+contempt`` to its opponent), so that a stronger player plays on instead of repeating. It may
 be given per side (a mapping from side to contempt, 0 for a side not named): in an asymmetric
-game the stronger side should refuse draws while the weaker one takes them, or two players who
-both refuse them can wander for thousands of moves.
+game the stronger side may refuse draws while the weaker one takes them.
 """
 
 from __future__ import annotations
