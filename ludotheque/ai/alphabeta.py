@@ -10,6 +10,9 @@ by static evaluation (forward pruning, for games with thousands of moves per tur
 ``+contempt`` to its opponent), so that a stronger player plays on instead of repeating. It may
 be given per side (a mapping from side to contempt, 0 for a side not named): in an asymmetric
 game the stronger side may refuse draws while the weaker one takes them.
+``slip`` is the chance, each move, of a one-ply choice drawn with ``slip_temperature`` (as the
+greedy player draws) instead of the searched move: the occasional misjudgement of a player who
+usually looks further ahead, which a deeper searcher can punish.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import CHANCE, State
-from .agent import Budget, Clock, Memory, OutOfTime, decision_moves, value
+from .agent import Budget, Clock, Memory, OutOfTime, decision_moves, value, values
+from .greedy import sample
 
 EXACT, LOWER, UPPER = 0, 1, 2
 WIN = 2.0
@@ -36,6 +40,8 @@ class AlphaBetaAgent:
         beam: int | None = None,
         order_depth: int = 2,
         contempt: float | Mapping[str, float] = 0.0,
+        slip: float = 0.0,
+        slip_temperature: float = 0.2,
         name: str = "alphabeta",
     ) -> None:
         self.rng = random.Random(seed)
@@ -43,6 +49,8 @@ class AlphaBetaAgent:
         self.beam = beam
         self.order_depth = order_depth
         self.contempt = contempt
+        self.slip = slip
+        self.slip_temperature = slip_temperature
         self.root_contempt = 0.0  # the contempt of the side searching now
         self.root_side = ""
         self.name = name
@@ -60,6 +68,14 @@ class AlphaBetaAgent:
         moves = decision_moves(state)
         if len(moves) == 1:
             return moves[0]
+        side = str(state.to_move)
+        self.root_side = side
+        contempt = self.contempt
+        self.root_contempt = (
+            contempt.get(side, 0.0) if isinstance(contempt, Mapping) else float(contempt)
+        )
+        if self.slip and self.rng.random() < self.slip:
+            return self._slip(state, moves, side)
         self.rng.shuffle(moves)  # seeded tie-breaking among equal moves
         clock = self.budget.clock()
         max_depth = self.budget.iterations or 64
@@ -68,13 +84,7 @@ class AlphaBetaAgent:
         self.killers: dict[int, list[Any]] = {}
         self.history: dict[Any, int] = {}
         self.nodes = 0
-        best = moves[0]
-        side = str(state.to_move)
-        self.root_side = side
-        contempt = self.contempt
-        self.root_contempt = (
-            contempt.get(side, 0.0) if isinstance(contempt, Mapping) else float(contempt)
-        )
+        self.depth_reached = 0
         scored = self._static_order(state, moves, side, clock, partial=True)
         ordered = [m for m, _ in scored]
         if clock.expired():  # out of time before any search: the best one-ply move
@@ -99,6 +109,17 @@ class AlphaBetaAgent:
             if clock.expired():
                 break
         return best
+
+    def _slip(self, state: State, moves: list[Any], side: str) -> Any:
+        """A one-ply move drawn by temperature; a move that repeats into a draw scores what a
+        draw is worth to this side."""
+        children = [state.play(m) for m in moves]
+        scores = values(children, side)
+        scored = [
+            (m, self._draw(side) if self.memory.draws(c) else v)
+            for m, c, v in zip(moves, children, scores, strict=True)
+        ]
+        return sample(self.rng, scored, self.slip_temperature)
 
     # -- the search ------------------------------------------------------------------------
 

@@ -45,10 +45,15 @@ class GreedyAgent:
         return move
 
     def _pick(self, state: State) -> Any:
-        scored = self.scores(state)
-        best = max(s for _, s in scored)
-        if self.temperature <= 0:
-            tied = [m for m, s in scored if s >= best - 1e-12]
-            return tied[self.rng.randrange(len(tied))]
-        weights = [math.exp((s - best) / self.temperature) for _, s in scored]
-        return self.rng.choices([m for m, _ in scored], weights)[0]
+        return sample(self.rng, self.scores(state), self.temperature)
+
+
+def sample(rng: random.Random, scored: list[tuple[Any, float]], temperature: float) -> Any:
+    """A move drawn from ``(move, score)`` pairs: the best (ties broken by ``rng``) at
+    temperature 0, else with probabilities ``exp((score - best) / temperature)``."""
+    best = max(s for _, s in scored)
+    if temperature <= 0:
+        tied = [m for m, s in scored if s >= best - 1e-12]
+        return tied[rng.randrange(len(tied))]
+    weights = [math.exp((s - best) / temperature) for _, s in scored]
+    return rng.choices([m for m, _ in scored], weights)[0]

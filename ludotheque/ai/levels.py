@@ -37,8 +37,14 @@ def _general() -> dict[str, Level]:
             "one move ahead, and not always the best of those",
         ),
         "medium": Level(
-            lambda s: AlphaBetaAgent(s, Budget(iterations=2), name="medium"),
-            "alpha-beta, two plies",
+            # Rebels who search two plies every move leave a general no capture at all: the
+            # general could then never win against medium, whoever played him. One move in five
+            # is a one-ply misjudgement (easy's kind), which a deeper general can punish; and the
+            # rebels play on instead of repeating (a draw is worth the worst evaluation to them).
+            lambda s: AlphaBetaAgent(
+                s, Budget(iterations=2), contempt={"rebels": 1.0}, slip=0.2, name="medium"
+            ),
+            "alpha-beta, two plies, one move in five misjudged; the rebels refusing draws",
         ),
         "hard": Level(
             # Four plies take ~0.2 s for the rebels and ~0.1 s for the general; the clock only

@@ -1,0 +1,96 @@
+"""Slips: with ``slip`` an alpha-beta player sometimes plays the move one ply ahead likes
+instead of the searched one. A toy game where the two disagree keeps the test exact."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ludotheque.ai.agent import Budget
+from ludotheque.ai.alphabeta import AlphaBetaAgent
+from ludotheque.core import Game, State
+from tests.ai.toy import NamedState
+
+
+class Bait(Game):
+    """From ``home`` the mover may take the ``bait`` (rated +0.5 for it, but the opponent's reply
+    leads to ``punished``, -0.9) or play ``safe`` (+0.1, and nothing better or worse follows).
+    ``loop`` has been seen before: reaching it again is a repetition draw."""
+
+    name = "bait"
+    ruleset = "bait"
+    sides = ("a", "b")
+    repetition_limit = 2
+
+    def start(self) -> State:
+        return BaitState(self, "home", "a")
+
+    def parse_position(self, text: str) -> State:
+        name, side = text.split()
+        return BaitState(self, name, side)
+
+    def evaluate(self, state: State, side: str) -> float:
+        assert isinstance(state, BaitState)
+        # values for side "a", the root mover
+        value = {"bait": 0.5, "punished": -0.9, "safe": 0.1, "loop": -0.3}.get(state.name, 0.0)
+        return value if side == "a" else -value
+
+
+class BaitState(NamedState):
+    def legal_moves(self) -> Sequence[Any]:
+        if self.name == "home":
+            return ["bait", "safe", "loop"]
+        if self.name == "bait":
+            return ["punish", "pass"]
+        return ["wait"]
+
+    def play(self, move: Any) -> State:
+        if move == "punish":
+            return BaitState(self.game, "punished", self.other)
+        if move in ("bait", "safe", "loop"):
+            return BaitState(self.game, move, self.other)
+        return BaitState(self.game, self.name, self.other)
+
+
+def _agent(seed: int, slip: float, temperature: float = 0.0, contempt: float = 0.0) -> Any:
+    agent = AlphaBetaAgent(
+        seed, Budget(iterations=2), slip=slip, slip_temperature=temperature, contempt=contempt
+    )
+    agent.memory.observe(BaitState(Bait(), "loop", "b"))
+    return agent
+
+
+def test_without_slips_the_search_sees_the_punishment() -> None:
+    game = Bait()
+    assert all(_agent(seed, 0.0).choose(game.start()) == "safe" for seed in range(50))
+
+
+def test_a_slip_plays_what_one_ply_likes() -> None:
+    game = Bait()
+    assert _agent(1, 1.0).choose(game.start()) == "bait"
+
+
+def test_slips_come_at_the_rate_asked_and_replay_with_the_seed() -> None:
+    game = Bait()
+    first = [_agent(seed, 0.25).choose(game.start()) for seed in range(2000)]
+    again = [_agent(seed, 0.25).choose(game.start()) for seed in range(2000)]
+    assert first == again
+    assert set(first) == {"bait", "safe"}
+    assert 0.22 < first.count("bait") / 2000 < 0.28
+
+
+def test_a_slip_values_a_repetition_draw_with_the_contempt() -> None:
+    game = Bait()
+
+    # Going back to ``loop`` repeats it into a draw. Without contempt a slip scores it 0 (its
+    # evaluation, -0.3, does not count), close enough to the bait's +0.5 to be drawn now and
+    # then at temperature 0.3; with contempt 1 it scores -1 and is almost never drawn.
+    def slips(contempt: float) -> list[Any]:
+        return [
+            _agent(seed, 1.0, temperature=0.3, contempt=contempt).choose(game.start())
+            for seed in range(300)
+        ]
+
+    hot, cold = slips(1.0), slips(0.0)
+    assert hot.count("loop") < cold.count("loop")
+    assert hot.count("loop") < 10 < cold.count("loop")
