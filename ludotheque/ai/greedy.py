@@ -2,7 +2,9 @@
 
 With a ``temperature`` above zero it picks among the moves with probabilities that fall off
 with how much worse each one looks — the mistakes of a player who sees only one move ahead
-and sometimes misjudges it, never the blunders of a random player.
+and sometimes misjudges it, never the blunders of a random player. With a ``slip`` it plays the
+best move except, with that chance each move, one drawn at ``slip_temperature``: a player who
+misjudges now and then rather than on every move.
 """
 
 from __future__ import annotations
@@ -19,10 +21,17 @@ class GreedyAgent:
     """One-ply search over the game's evaluation (ties broken by the seeded generator)."""
 
     def __init__(
-        self, seed: int | str | None = None, temperature: float = 0.0, name: str = "greedy"
+        self,
+        seed: int | str | None = None,
+        temperature: float = 0.0,
+        slip: float = 0.0,
+        slip_temperature: float = 0.05,
+        name: str = "greedy",
     ) -> None:
         self.rng = random.Random(seed)
         self.temperature = temperature
+        self.slip = slip
+        self.slip_temperature = slip_temperature
         self.name = name
         self.memory = Memory()
 
@@ -45,7 +54,10 @@ class GreedyAgent:
         return move
 
     def _pick(self, state: State) -> Any:
-        return sample(self.rng, self.scores(state), self.temperature)
+        temperature = self.temperature
+        if self.slip and self.rng.random() < self.slip:
+            temperature = self.slip_temperature
+        return sample(self.rng, self.scores(state), temperature)
 
 
 def sample(rng: random.Random, scored: list[tuple[Any, float]], temperature: float) -> Any:
