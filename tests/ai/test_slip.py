@@ -1,5 +1,6 @@
 """Slips: with ``slip`` an alpha-beta player sometimes plays the move one ply ahead likes
-instead of the searched one. A toy game where the two disagree keeps the test exact."""
+instead of the searched one, and a greedy player sometimes draws its move by temperature instead
+of playing its best. A toy game where search and one ply disagree keeps the test exact."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from ludotheque.ai.agent import Budget
 from ludotheque.ai.alphabeta import AlphaBetaAgent
+from ludotheque.ai.greedy import GreedyAgent
 from ludotheque.core import Game, State
 from tests.ai.toy import NamedState
 
@@ -94,3 +96,23 @@ def test_a_slip_values_a_repetition_draw_with_the_contempt() -> None:
     hot, cold = slips(1.0), slips(0.0)
     assert hot.count("loop") < cold.count("loop")
     assert hot.count("loop") < 10 < cold.count("loop")
+
+
+def _greedy(seed: int, slip: float) -> Any:
+    agent = GreedyAgent(seed, slip=slip, slip_temperature=0.3)
+    agent.memory.observe(BaitState(Bait(), "loop", "b"))
+    return agent
+
+
+def test_greedy_without_slips_always_plays_its_best_move() -> None:
+    game = Bait()
+    assert {_greedy(seed, 0.0).choose(game.start()) for seed in range(200)} == {"bait"}
+
+
+def test_greedy_slips_at_the_rate_asked_and_replays_with_the_seed() -> None:
+    # A slip draws at temperature 0.3 over bait (+0.5), safe (+0.1) and the draw (0): the bait
+    # about 69% of the time, so a quarter of slips leave it about 8% of the time.
+    game = Bait()
+    first = [_greedy(seed, 0.25).choose(game.start()) for seed in range(2000)]
+    assert first == [_greedy(seed, 0.25).choose(game.start()) for seed in range(2000)]
+    assert 0.05 < (2000 - first.count("bait")) / 2000 < 0.11
