@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import CHANCE, State
-from .agent import Budget, Clock, Memory, OutOfTime, decision_moves, value, values
-from .greedy import sample
+from .agent import Budget, Clock, Memory, OutOfTime, decision_moves, value
+from .greedy import one_ply, sample
 
 EXACT, LOWER, UPPER = 0, 1, 2
 WIN = 2.0
@@ -113,12 +113,7 @@ class AlphaBetaAgent:
     def _slip(self, state: State, moves: list[Any], side: str) -> Any:
         """A one-ply move drawn by temperature; a move that repeats into a draw scores what a
         draw is worth to this side."""
-        children = [state.play(m) for m in moves]
-        scores = values(children, side)
-        scored = [
-            (m, self._draw(side) if self.memory.draws(c) else v)
-            for m, c, v in zip(moves, children, scores, strict=True)
-        ]
+        scored = one_ply(state, moves, self.memory, self._draw(side))
         return sample(self.rng, scored, self.slip_temperature)
 
     # -- the search ------------------------------------------------------------------------

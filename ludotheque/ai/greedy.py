@@ -38,14 +38,7 @@ class GreedyAgent:
     def scores(self, state: State) -> list[tuple[Any, float]]:
         """Every legal move with the evaluation of its result for the mover (a move that
         repeats a position into a draw scores 0)."""
-        side = str(state.to_move)
-        moves = decision_moves(state)
-        children = [state.play(m) for m in moves]
-        scores = values(children, side)
-        return [
-            (m, 0.0 if self.memory.draws(c) else v)
-            for m, c, v in zip(moves, children, scores, strict=True)
-        ]
+        return one_ply(state, decision_moves(state), self.memory, 0.0)
 
     def choose(self, state: State) -> Any:
         self.memory.observe(state)
@@ -58,6 +51,16 @@ class GreedyAgent:
         if self.slip and self.rng.random() < self.slip:
             temperature = self.slip_temperature
         return sample(self.rng, self.scores(state), temperature)
+
+
+def one_ply(state: State, moves: list[Any], memory: Memory, draw: float) -> list[tuple[Any, float]]:
+    """Each of ``moves`` with the evaluation of its result for the mover; a move that repeats a
+    position into a draw (by ``memory``) scores ``draw``, what a draw is worth to the mover."""
+    children = [state.play(m) for m in moves]
+    scores = values(children, str(state.to_move))
+    return [
+        (m, draw if memory.draws(c) else v) for m, c, v in zip(moves, children, scores, strict=True)
+    ]
 
 
 def sample(rng: random.Random, scored: list[tuple[Any, float]], temperature: float) -> Any:
