@@ -6,42 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ludotheque.ai.agent import Budget, Clock
 from ludotheque.ai.alphabeta import AlphaBetaAgent
-from ludotheque.core import Game, State
-from tests.ai.toy import NamedState
+from ludotheque.core import State
+from tests.ai.toy import NamedGame, NamedState
 
 # the root's moves and their one-ply values for "a"; each reply's value for "a"
 ONE_PLY = {"A": 0.5, "B": 0.3, "C": 0.1}
 REPLIES = {"A": {"a1": -0.9, "a2": 0.5}, "B": {"b1": 0.2, "b2": 0.25}}
 SLOW = [f"c{i}" for i in range(70)]  # C has many replies: scoring them looks at the clock
-
-
-class Toy(Game):
-    name = "toy"
-    ruleset = "toy"
-    sides = ("a", "b")
-    repetition_limit = None
-
-    def __init__(self, cut_in: str | None) -> None:
-        self.cut_in = cut_in  # the node whose replies, once listed, stop the clock
-        self.time_up = False
-
-    def start(self) -> State:
-        return ToyState(self, "root", "a")
-
-    def parse_position(self, text: str) -> State:
-        name, side = text.split()
-        return ToyState(self, name, side)
-
-    def evaluate(self, state: State, side: str) -> float:
-        assert isinstance(state, ToyState)
-        value = ONE_PLY.get(state.name)
-        if value is None:
-            value = next((r[state.name] for r in REPLIES.values() if state.name in r), 0.0)
-        return value if side == "a" else -value
 
 
 class ToyState(NamedState):
@@ -58,6 +33,19 @@ class ToyState(NamedState):
 
     def play(self, move: Any) -> State:
         return ToyState(self._game, move if move != "pass" else self.name, self.other)
+
+
+class Toy(NamedGame):
+    repetition_limit = None
+    state_type = ToyState
+    start_node = "root"
+    values: ClassVar[dict[str, float]] = ONE_PLY | {
+        reply: v for replies in REPLIES.values() for reply, v in replies.items()
+    }
+
+    def __init__(self, cut_in: str | None) -> None:
+        self.cut_in = cut_in  # the node whose replies, once listed, stop the clock
+        self.time_up = False
 
 
 class ToyClock(Clock):

@@ -4,35 +4,12 @@ it, the draw is worth exactly zero. A toy game keeps the test exact."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ludotheque.ai.agent import Budget
 from ludotheque.ai.alphabeta import AlphaBetaAgent
-from ludotheque.core import Game, State
-from tests.ai.toy import NamedState
-
-
-class Toy(Game):
-    """From ``home`` the mover may go ``back`` (to ``loop``, already seen twice: a third time is a
-    draw, though the evaluation alone rates it ``-0.1``) or ``on`` (rated ``-0.05`` for the
-    mover)."""
-
-    name = "toy"
-    ruleset = "toy"
-    sides = ("a", "b")
-    repetition_limit = 3
-
-    def start(self) -> State:
-        return ToyState(self, "home", "a")
-
-    def parse_position(self, text: str) -> State:
-        name, side = text.split()
-        return ToyState(self, name, side)
-
-    def evaluate(self, state: State, side: str) -> float:
-        assert isinstance(state, ToyState)
-        value = {"on": -0.05, "loop": -0.1}.get(state.name, 0.0)
-        return value if side == "a" else -value
+from ludotheque.core import State
+from tests.ai.toy import NamedGame, NamedState
 
 
 class ToyState(NamedState):
@@ -45,6 +22,17 @@ class ToyState(NamedState):
         if move == "on":
             return ToyState(self.game, "on", self.other)
         return ToyState(self.game, self.name, self.other)
+
+
+class Toy(NamedGame):
+    """From ``home`` the mover may go ``back`` (to ``loop``, already seen twice: a third time is a
+    draw, though the evaluation alone rates it ``-0.1``) or ``on`` (rated ``-0.05`` for the
+    mover)."""
+
+    repetition_limit = 3
+    state_type = ToyState
+    start_node = "home"
+    values: ClassVar[dict[str, float]] = {"on": -0.05, "loop": -0.1}
 
 
 def _choice(contempt: float | dict[str, float]) -> str:

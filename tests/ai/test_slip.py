@@ -5,37 +5,13 @@ of playing its best. A toy game where search and one ply disagree keeps the test
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ludotheque.ai.agent import Budget
 from ludotheque.ai.alphabeta import AlphaBetaAgent
 from ludotheque.ai.greedy import GreedyAgent
-from ludotheque.core import Game, State
-from tests.ai.toy import NamedState
-
-
-class Bait(Game):
-    """From ``home`` the mover may take the ``bait`` (rated +0.5 for it, but the opponent's reply
-    leads to ``punished``, -0.9) or play ``safe`` (+0.1, and nothing better or worse follows).
-    ``loop`` has been seen before: reaching it again is a repetition draw."""
-
-    name = "bait"
-    ruleset = "bait"
-    sides = ("a", "b")
-    repetition_limit = 2
-
-    def start(self) -> State:
-        return BaitState(self, "home", "a")
-
-    def parse_position(self, text: str) -> State:
-        name, side = text.split()
-        return BaitState(self, name, side)
-
-    def evaluate(self, state: State, side: str) -> float:
-        assert isinstance(state, BaitState)
-        # values for side "a", the root mover
-        value = {"bait": 0.5, "punished": -0.9, "safe": 0.1, "loop": -0.3}.get(state.name, 0.0)
-        return value if side == "a" else -value
+from ludotheque.core import State
+from tests.ai.toy import NamedGame, NamedState
 
 
 class BaitState(NamedState):
@@ -52,6 +28,22 @@ class BaitState(NamedState):
         if move in ("bait", "safe", "loop"):
             return BaitState(self.game, move, self.other)
         return BaitState(self.game, self.name, self.other)
+
+
+class Bait(NamedGame):
+    """From ``home`` the mover may take the ``bait`` (rated +0.5 for it, but the opponent's reply
+    leads to ``punished``, -0.9) or play ``safe`` (+0.1, and nothing better or worse follows).
+    ``loop`` has been seen before: reaching it again is a repetition draw."""
+
+    repetition_limit = 2
+    state_type = BaitState
+    start_node = "home"
+    values: ClassVar[dict[str, float]] = {
+        "bait": 0.5,
+        "punished": -0.9,
+        "safe": 0.1,
+        "loop": -0.3,
+    }  # for "a", the root mover
 
 
 def _agent(seed: int, slip: float, temperature: float = 0.0, contempt: float = 0.0) -> Any:

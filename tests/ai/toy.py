@@ -1,8 +1,9 @@
-"""A base for the tiny games the AI tests build: a state is a node name and the side to move."""
+"""A base for the tiny games the AI tests build: a state is a node name and the side to move, and
+the evaluation a table of values for side ``a`` (the opposite for ``b``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ludotheque.core import Game, Outcome, State
 
@@ -39,3 +40,27 @@ class NamedState(State):
 
     def __hash__(self) -> int:
         return hash((self.name, self.side))
+
+
+class NamedGame(Game):
+    """A game of ``state_type`` nodes, starting at ``start_node`` with ``a`` to move; ``values``
+    rates nodes for ``a`` (0 for a node not named)."""
+
+    name = "toy"
+    ruleset = "toy"
+    sides = ("a", "b")
+    state_type: type[NamedState]
+    start_node: str
+    values: ClassVar[dict[str, float]] = {}
+
+    def start(self) -> State:
+        return self.state_type(self, self.start_node, "a")
+
+    def parse_position(self, text: str) -> State:
+        name, side = text.split()
+        return self.state_type(self, name, side)
+
+    def evaluate(self, state: State, side: str) -> float:
+        assert isinstance(state, NamedState)
+        value = self.values.get(state.name, 0.0)
+        return value if side == "a" else -value
