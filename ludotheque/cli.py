@@ -1,4 +1,5 @@
-"""The ``ludotheque`` command: ``serve`` the web app, ``play`` in the terminal, ``arena``."""
+"""The ``ludotheque`` command: ``serve`` the web app, ``worker`` for its computer players,
+``play`` in the terminal, ``arena``."""
 
 from __future__ import annotations
 
@@ -39,12 +40,28 @@ def _parser() -> argparse.ArgumentParser:
             help=f"who plays the {side}: human, a level (easy, medium, hard) or an algorithm",
         )
     serve = commands.add_parser("serve", help="start the web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on "
+        "(default 127.0.0.1, this machine only; 0.0.0.0 for every network)",
+    )
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     serve.add_argument(
         "--db", help="a database URL, or a path to a SQLite file (default: DATABASE_URL, else "
         "SQLite in your data directory)",
     )  # fmt: skip
+    serve.add_argument(
+        "--workers", type=int, default=1,
+        help="server processes on this port (more than one needs PostgreSQL)",
+    )  # fmt: skip
+    worker = commands.add_parser(
+        "worker", help="think for the computer players of a server (jobs from its database)"
+    )
+    worker.add_argument("--db", help="the server's database URL (default: DATABASE_URL)")
+    worker.add_argument(
+        "--processes", type=int, default=1, help="computer moves thought at once (default 1)"
+    )
     arena = commands.add_parser("arena", help="play computer players against each other")
     arena.add_argument("game", choices=sorted(available_games()))
     arena.add_argument("a", choices=agent_names(), help="player A")
@@ -57,22 +74,91 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _database_url(given: str | None) -> str:
+    import os
+
+    url = given or os.environ.get("DATABASE_URL", "")
+    if url and "://" not in url:
+        url = f"sqlite:///{Path(url).expanduser().resolve()}"
+    return url
+
+
 def _serve(args: argparse.Namespace) -> int:
     import os
 
     import uvicorn
 
     from .server.app import create_app
+    from .server.db import make_engine, migrate
     from .server.settings import Settings
 
-    url = args.db or os.environ.get("DATABASE_URL", "")
-    if url and "://" not in url:
-        url = f"sqlite:///{Path(url).expanduser().resolve()}"
-    settings = Settings(database_url=url, host=args.host, port=args.port)
-    app = create_app(settings)
-    print(f"Ludothèque: database {settings.resolved_database_url()}", flush=True)
+    settings = Settings(database_url=_database_url(args.db), host=args.host, port=args.port)
+    url = settings.resolved_database_url()
+    if args.workers < 1:
+        print("ludotheque: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and settings.resolved_bus() == "memory":
+        print(
+            "ludotheque: several server processes need PostgreSQL, so that they share moves "
+            "and live updates (DATABASE_URL=postgresql+psycopg://...)",
+            file=sys.stderr,
+        )
+        return 2
+    options = {"host": args.host, "port": args.port, "log_level": "warning",
+               "ws_max_size": max(settings.max_message, 1024) * 4}  # fmt: skip
+    print(f"Ludothèque: database {url}", flush=True)
     print(f"Ludothèque: open http://{args.host}:{args.port}/ in your browser", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    if args.workers == 1:
+        uvicorn.run(create_app(settings), **options)
+        return 0
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    os.environ["DATABASE_URL"] = url
+    uvicorn.run(
+        "ludotheque.server.app:app_from_environment", factory=True, workers=args.workers,
+        **options,
+    )  # fmt: skip
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import signal
+
+    from .server.bus import make_bus
+    from .server.computer import ComputerPool
+    from .server.db import make_engine, migrate, session_factory
+    from .server.service import GameService
+    from .server.settings import Settings
+    from .server.worker import Worker
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = Settings(database_url=_database_url(args.db))
+    url = settings.resolved_database_url()
+
+    async def run() -> None:
+        engine = make_engine(url)
+        migrate(engine)
+        bus = make_bus(settings.resolved_bus(), engine)
+        service = GameService(session_factory(engine), settings, bus)
+        pool = ComputerPool(args.processes)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await bus.start()
+        workers = [Worker(service, pool) for _ in range(max(1, args.processes))]
+        print(f"Ludothèque worker: {len(workers)} at a time, database {url}", flush=True)
+        try:
+            await asyncio.gather(*(w.run(stop) for w in workers))
+        finally:
+            await bus.close()
+            pool.close()
+            engine.dispose()
+
+    asyncio.run(run())
     return 0
 
 
@@ -141,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _arena(args)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "worker":
+        return _worker(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

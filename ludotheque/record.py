@@ -32,6 +32,7 @@ VERSION = 1
 REPETITION = "repetition"
 TURN_LIMIT = "turn-limit"
 RESIGNATION = "resignation"
+ABANDONED = "abandoned"
 
 
 class InvalidRecord(ValueError):
@@ -279,6 +280,29 @@ class Record:
         self.ended = _now()
         return self.result
 
+    def abandon(self) -> Outcome:
+        """The game was left unfinished for too long: it ends with no winner (``abandoned``)."""
+        over = self.outcome()
+        if over is not None:
+            raise IllegalMove("the game is already over")
+        self.result = Outcome(None, ABANDONED)
+        self.ended = _now()
+        return self.result
+
+    def copy(self) -> Record:
+        """An independent copy (states are values, so they are shared): a change to one of the
+        two leaves the other as it was."""
+        twin = Record(
+            game=self.game, ruleset=self.ruleset, start=self.start, moves=list(self.moves),
+            chance=list(self.chance), players=dict(self.players), started=self.started,
+            ended=self.ended, result=self.result, seed=self.seed, seed_sha256=self.seed_sha256,
+            repetition=self.repetition, turn_limit=self.turn_limit,
+        )  # fmt: skip
+        twin._states = list(self._states)
+        twin._kinds = list(self._kinds)
+        twin._seen = Counter(self._seen)
+        return twin
+
     # -- JSON ------------------------------------------------------------------------------
 
     def to_dict(self, *, reveal_seed: bool = True) -> dict[str, Any]:
@@ -420,6 +444,9 @@ class Record:
                 )
             return
         game = self.game_object
+        if reason == ABANDONED and winner is None:
+            self.result = claimed
+            return
         if reason != RESIGNATION or winner not in game.sides:
             raise InvalidRecord(
                 f"the record says {winner or 'draw'} ({reason}) but the game is not over"

@@ -26,15 +26,34 @@ def think(record_json: str, level: str, seed: int) -> str:
 
 
 class ComputerPool:
-    """A pool of worker processes for ``think``."""
+    """A pool of processes for ``think``; ``kill`` ends a computation that took too long."""
 
     def __init__(self, workers: int = 1) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context)
+        self.workers = max(1, workers)
+        self.context = multiprocessing.get_context("spawn")
+        self.pool = self._new()
+
+    def _new(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self.context)
 
     async def choose(self, record_json: str, level: str, seed: int) -> str:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, think, record_json, level, seed)
 
+    def kill(self) -> None:
+        """Stop every computation now (their futures fail) and start fresh processes."""
+        old, self.pool = self.pool, self._new()
+        processes = list(getattr(old, "_processes", {}).values())
+        for process in processes:
+            process.kill()
+        old.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.join(5)
+
     def close(self) -> None:
+        """Stop the processes and wait for them (so that no semaphore is left behind)."""
+        processes = list(getattr(self.pool, "_processes", {}).values())
         self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
+            process.join(5)

@@ -1,7 +1,10 @@
 """Storage: games, their seats (capability tokens) and their append-only event log.
 
 A game's state is never stored: it is rebuilt by replaying its events (moves, rolls, undos,
-resignations) through a record, which re-validates every move. The schema is managed by Alembic
+resignations) through a record, which re-validates every move. The log's unique
+``(game_id, seq)`` decides races between server processes: of two changes written at the same
+place in a game's log, the database accepts exactly one. Computer moves (and later analyses) are
+rows of ``jobs``, taken by workers. The schema is managed by Alembic
 (``ludotheque/server/migrations``); SQLite runs in WAL mode.
 """
 
@@ -16,7 +19,9 @@ from sqlalchemy import (
     JSON,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -46,6 +51,7 @@ class GameRow(Base):
     """One game: what it is and who plays it; its moves are in ``events``."""
 
     __tablename__ = "games"
+    __table_args__ = (Index("ix_games_unfinished", "finished_at", "updated_at"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -62,6 +68,10 @@ class GameRow(Base):
     reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # the side to move after the last change (None when over): finds the computer's turns
+    to_move: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # the last change, for archiving games left unfinished for a long time
+    updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SeatRow(Base):
@@ -88,12 +98,48 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class JobRow(Base):
+    """A piece of work for a worker: a computer move at one place (``seq``) of a game's log.
+
+    Times are seconds since the epoch (floats: the computer's short pause needs sub-second
+    precision). A running job whose ``lease_until`` passed belongs to a worker that died: any
+    worker may take it again, up to the attempts allowed.
+    """
+
+    __tablename__ = "jobs"
+    __table_args__ = (
+        UniqueConstraint("game_id", "kind", "seq"),
+        Index("ix_jobs_status_not_before", "status", "not_before"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))  # computer
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # the log position the job answers
+    status: Mapped[str] = mapped_column(String(16), default="queued")  # queued|running|done|failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    not_before: Mapped[float] = mapped_column(Float)
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
 def make_engine(url: str) -> Engine:
-    """An engine, with WAL and foreign keys for SQLite."""
+    """An engine, with WAL and foreign keys for SQLite, and connections checked before use
+    (a database restart or a dropped connection is survived)."""
     connect_args: dict[str, Any] = {}
-    if url.startswith("sqlite"):
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if is_sqlite(url):
         connect_args["check_same_thread"] = False
-    engine = create_engine(url, connect_args=connect_args)
+    else:
+        options.update(pool_size=10, max_overflow=20)
+    engine = create_engine(url, connect_args=connect_args, **options)
     if url.startswith("sqlite"):
 
         @event.listens_for(engine, "connect")
@@ -115,6 +161,9 @@ def migrate(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # processes starting together migrate one after the other
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7145092301)")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

@@ -1,20 +1,29 @@
 """Games on the server: creating them, seats, moves, rolls, undo, resignation, rematch.
 
-Each game lives in memory as a record rebuilt from its event log; every change is checked
-against the rules first, then appended to the log, and only then applied and announced, so a
-refused or failed change leaves nothing behind. A per-game lock serialises changes.
+The database is the truth. A game is an append-only log of events; a process holds in memory
+only the games it is serving now (a record rebuilt from the log, dropped when idle). A change is
+checked against the rules on the in-memory record, then written at the next place of the log in
+one transaction with everything that follows from it (the dice rolled after a move, forced
+passes, the computer's job, the announcement on the bus). The log's unique ``(game, seq)``
+decides a race between processes: the loser's change is taken back in memory, the game is
+refreshed from the log, and the request is refused as stale. A per-game asyncio lock only
+orders the changes of one process. Database work runs in threads, off the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import timedelta
+from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .. import load
@@ -22,11 +31,18 @@ from ..ai.levels import LEVELS
 from ..core import CHANCE, IllegalMove, InvalidPosition, UnknownGame
 from ..record import Record
 from .boards import available
-from .db import EventRow, GameRow, SeatRow, now, token_hash
+from .bus import Bus, MemoryBus
+from .db import EventRow, GameRow, JobRow, SeatRow, now, token_hash
+from .settings import Settings
+
+log = logging.getLogger("ludotheque.service")
 
 MODES = ("local", "computer", "friend")
 BOTH = "both"
 WATCH = "watch"
+Event = tuple[str, dict[str, Any]]
+Extra = Callable[[Session], None]
+T = TypeVar("T")
 
 
 class GameError(Exception):
@@ -37,6 +53,10 @@ class GameError(Exception):
         self.message = message
         self.code = code
         self.status = status
+
+
+class Conflict(Exception):
+    """Another process wrote at this place of the game's log first."""
 
 
 def new_token() -> str:
@@ -60,11 +80,12 @@ class GameSession:
     computer_side: str | None
     level: str | None
     record: Record
-    seq: int = 0
+    seq: int = 0  # the next place in the game's log
     undo_request: str | None = None
     rematch_id: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    thinking: bool = False
+    last_used: float = field(default_factory=time.monotonic)
+    clients: int = 0  # this process's open sockets on the game (they keep it in memory)
 
     @property
     def ply(self) -> int:
@@ -74,6 +95,17 @@ class GameSession:
     @property
     def finished(self) -> bool:
         return self.record.outcome() is not None
+
+    @property
+    def computer_due(self) -> bool:
+        """Whether the computer is to move now (a job for it is then in the queue)."""
+        return (
+            self.mode == "computer"
+            and not self.finished
+            and self.record.state.to_move == self.computer_side
+        )
+
+    thinking = computer_due
 
     def human_sides(self) -> set[str]:
         sides = set(self.record.game_object.sides)
@@ -89,26 +121,37 @@ class Created:
     watch: str
 
 
+def engine_error(exc: Exception) -> GameError:
+    """An engine's refusal as a request's refusal (the engine's message, a 422)."""
+    return GameError(str(exc) or "this is not allowed by the rules", "illegal", 422)
+
+
 class GameService:
     """The rules of the app around the rules of the games."""
 
     def __init__(
         self,
         sessions: sessionmaker[Session],
-        think: Callable[[GameSession], Awaitable[str]] | None = None,
+        settings: Settings | None = None,
+        bus: Bus | None = None,
         on_change: Callable[[GameSession], Awaitable[None]] | None = None,
-        computer_delay: float = 0.0,
     ) -> None:
         self.sessions = sessions
-        self.think = think
+        self.settings = settings or Settings()
+        self.bus: Bus = bus or MemoryBus()
         self.on_change = on_change
-        self.computer_delay = computer_delay
         self.games: dict[str, GameSession] = {}
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.seat_cache: dict[str, tuple[str, str]] = {}
+        self.loading: dict[str, asyncio.Future[GameSession]] = {}
+        self.bus.subscribe("game", self._heard)
+
+    async def _db(self, fn: Callable[[], T]) -> T:
+        """Run database work in a thread, so that the event loop never waits on it."""
+        return await asyncio.to_thread(fn)
 
     # -- creating and finding games --------------------------------------------------------
 
-    def create(
+    async def create(
         self,
         game: str,
         mode: str,
@@ -116,10 +159,11 @@ class GameService:
         side: str | None = None,
         level: str | None = None,
         position: str | None = None,
-        rematch_of: str | None = None,
+        rematch_of: GameSession | None = None,
         with_seats: bool = True,
     ) -> Created:
-        """Create a game; raises ``GameError`` for anything unknown or invalid."""
+        """Create a game (with its opening rolls, and the computer's job if it moves first);
+        raises ``GameError`` for anything unknown or invalid."""
         if game not in available():
             raise GameError(
                 f"unknown game {game!r}; the games are {', '.join(available())}",
@@ -151,11 +195,14 @@ class GameService:
             record = Record.new(g, start=position or None)
         except InvalidPosition as exc:
             raise GameError(f"invalid position: {exc}", "invalid-position", 422) from None
+        except ValueError as exc:  # an engine's bare error is still the position's fault
+            raise GameError(f"invalid position: {exc}", "invalid-position", 422) from None
         players: dict[str, str] = {
             s: (level or "medium") if s == computer_side else "human" for s in g.sides
         }
         record.players = dict(players)
         game_id = secrets.token_urlsafe(8)
+        seats: dict[str, str]
         if not with_seats:
             seats = {}
         elif mode == "friend":
@@ -163,55 +210,108 @@ class GameService:
         else:
             seats = {BOTH: new_token()}
         watch = new_token()
-        assert record.seed is not None or not getattr(g, "has_chance", False)
-        with self.sessions() as db:
-            db.add(
-                GameRow(
-                    id=game_id,
-                    game=g.name,
-                    ruleset=g.ruleset,
-                    mode=mode,
-                    start=record.start,
-                    players=players,
-                    computer_side=computer_side,
-                    level=level,
-                    seed=record.seed or "",
-                    rematch_of=rematch_of,
-                )
-            )
+        session = GameSession(
+            game_id, g.name, g.ruleset, mode, players, computer_side, level, record
+        )
+        events = self._advance(session)
+        row = GameRow(
+            id=game_id, game=g.name, ruleset=g.ruleset, mode=mode, start=record.start,
+            players=players, computer_side=computer_side, level=level, seed=record.seed or "",
+            rematch_of=rematch_of.id if rematch_of else None,
+        )  # fmt: skip
+
+        def first(db: Session) -> None:
+            db.add(row)
             db.flush()
             for seat_side, token in seats.items():
                 db.add(SeatRow(token_sha256=token_hash(token), game_id=game_id, side=seat_side))
             db.add(SeatRow(token_sha256=token_hash(watch), game_id=game_id, side=WATCH))
-            db.commit()
-        session = GameSession(
-            game_id, g.name, g.ruleset, mode, players, computer_side, level, record
-        )
+            db.flush()
+
+        if rematch_of is None:
+            await self._store(session, events, before=first)
+        else:
+            # the rematch and its mention in the old game's log are one transaction: of two
+            # processes creating a rematch at once, one succeeds
+            old = rematch_of
+            backup = old.record.copy()
+            old.rematch_id = game_id
+
+            def both(db: Session) -> None:
+                first(db)
+                self._write(db, session, events)
+
+            try:
+                await self._store(old, [("rematch", {"id": game_id})], before=both)
+            except BaseException:
+                old.record, old.rematch_id = backup, None
+                raise
+            session.seq = len(events)
+            self._announce_commit(session)
         self.games[game_id] = session
         return Created(session, seats, watch)
 
-    def seat(self, token: str) -> tuple[GameSession, str]:
+    async def seat(self, token: str) -> tuple[GameSession, str]:
         """The game and seat (a side, ``both`` or ``watch``) that ``token`` opens."""
         if not isinstance(token, str) or not token or len(token) > 200:
-            raise GameError("this link is not valid", "bad-token", 403)
-        with self.sessions() as db:
-            row = db.get(SeatRow, token_hash(token))
-        if row is None:
-            raise GameError("this link does not open any game", "bad-token", 403)
-        return self.get(row.game_id), row.side
+            raise GameError("this link is not valid", "bad-token", 404)
+        digest = token_hash(token)
+        found = self.seat_cache.get(digest)
+        if found is None:
 
-    def get(self, game_id: str) -> GameSession:
+            def lookup() -> tuple[str, str] | None:
+                with self.sessions() as db:
+                    row = db.get(SeatRow, digest)
+                    return None if row is None else (row.game_id, row.side)
+
+            found = await self._db(lookup)
+            if found is None:
+                raise GameError("this link does not open any game", "bad-token", 404)
+            if len(self.seat_cache) > 100_000:
+                self.seat_cache.clear()
+            self.seat_cache[digest] = found
+        return await self.get(found[0]), found[1]
+
+    async def get(self, game_id: str) -> GameSession:
         """A game by id, rebuilt from its log if it is not in memory."""
         session = self.games.get(game_id)
-        if session is not None:
-            return session
-        with self.sessions() as db:
-            row = db.get(GameRow, game_id)
-            if row is None:
-                raise GameError("there is no such game", "not-found", 404)
-            events = db.scalars(
-                select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)
-            ).all()
+        if session is None:
+            pending = self.loading.get(game_id)
+            if pending is not None:  # another request is loading it: share its work
+                session = await asyncio.shield(pending)
+            else:
+                future: asyncio.Future[GameSession] = asyncio.get_running_loop().create_future()
+                self.loading[game_id] = future
+                try:
+                    session = await self._load(game_id)
+                    self.games[game_id] = session
+                    future.set_result(session)
+                except BaseException as exc:
+                    future.set_exception(exc)
+                    future.exception()  # retrieved: nobody else may be waiting
+                    raise
+                finally:
+                    del self.loading[game_id]
+        session.last_used = time.monotonic()
+        return session
+
+    async def _load(self, game_id: str) -> GameSession:
+        if not isinstance(game_id, str) or len(game_id) > 32:
+            raise GameError("there is no such game", "not-found", 404)
+
+        def read() -> tuple[GameRow | None, list[EventRow]]:
+            with self.sessions() as db:
+                row = db.get(GameRow, game_id)
+                if row is None:
+                    return None, []
+                events = db.scalars(
+                    select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)
+                ).all()
+                return row, list(events)
+
+        row, events = await self._db(read)
+        if row is None:
+            raise GameError("there is no such game", "not-found", 404)
         record = Record.new(
             load(row.game, row.ruleset), start=row.start, players=dict(row.players),
             seed=row.seed or None,
@@ -223,24 +323,68 @@ class GameService:
         for ev in events:
             _replay(session, ev.kind, ev.data)
             session.seq = ev.seq + 1
-        self.games[game_id] = session
         return session
 
-    def unfinished_games(self) -> list[str]:
-        """Ids of unfinished games (to resume after a restart)."""
-        with self.sessions() as db:
-            rows = db.scalars(select(GameRow.id).where(GameRow.finished_at.is_(None))).all()
-        return list(rows)
+    async def refresh(self, session: GameSession) -> bool:
+        """Catch up with the log (changes made by other processes); whether anything came."""
+        seq = session.seq
 
-    def archive(self, limit: int = 200) -> list[dict[str, Any]]:
+        def read() -> list[EventRow]:
+            with self.sessions() as db:
+                return list(
+                    db.scalars(
+                        select(EventRow)
+                        .where(EventRow.game_id == session.id, EventRow.seq >= seq)
+                        .order_by(EventRow.seq)
+                    ).all()
+                )
+
+        events = await self._db(read)
+        if session.seq != seq:  # another refresh of this process came first
+            return False
+        for ev in events:
+            _replay(session, ev.kind, ev.data)
+            session.seq = ev.seq + 1
+        return bool(events)
+
+    async def _heard(self, payload: str) -> None:
+        """A change announced on the bus: refresh the game if this process holds it."""
+        game_id, _, seq_text = payload.partition(" ")
+        session = self.games.get(game_id)
+        if session is None or not seq_text.isdigit() or session.seq >= int(seq_text):
+            return
+        async with session.lock:
+            changed = await self.refresh(session)
+        if changed:
+            await self._announce(session)
+
+    def forget_idle(self) -> int:
+        """Drop the games nobody used for ``idle_seconds`` (they are rebuilt on demand)."""
+        limit = time.monotonic() - self.settings.idle_seconds
+        idle = [
+            gid
+            for gid, s in self.games.items()
+            if s.clients == 0 and s.last_used < limit and not s.lock.locked()
+        ]
+        for gid in idle:
+            del self.games[gid]
+        return len(idle)
+
+    async def archive(self, limit: int = 200) -> list[dict[str, Any]]:
         """Finished games, newest first."""
-        with self.sessions() as db:
-            rows = db.scalars(
-                select(GameRow)
-                .where(GameRow.finished_at.is_not(None))
-                .order_by(GameRow.finished_at.desc())
-                .limit(limit)
-            ).all()
+
+        def read() -> list[GameRow]:
+            with self.sessions() as db:
+                return list(
+                    db.scalars(
+                        select(GameRow)
+                        .where(GameRow.finished_at.is_not(None))
+                        .order_by(GameRow.finished_at.desc())
+                        .limit(limit)
+                    ).all()
+                )
+
+        rows = await self._db(read)
         return [
             {
                 "id": r.id,
@@ -255,14 +399,147 @@ class GameService:
             for r in rows
         ]
 
+    # -- writing ---------------------------------------------------------------------------
+
+    def _advance(self, session: GameSession) -> list[Event]:
+        """Roll the dice whenever they are due and play passes that are forced; the events."""
+        record = session.record
+        events: list[Event] = []
+        while record.outcome() is None:
+            state = record.state
+            if state.to_move == CHANCE:
+                record.roll()
+                events.append(("chance", {"text": record.chance[-1]}))
+                continue
+            moves = state.legal_moves()
+            if len(moves) == 1 and str(moves[0]) == "pass":
+                record.play(moves[0])
+                events.append(("move", {"text": "pass"}))
+                continue
+            break
+        return events
+
+    def _write(self, db: Session, session: GameSession, events: list[Event]) -> None:
+        """Append ``events`` at ``session.seq`` with what follows from them: the game's
+        summary row, the computer's job when it is due, the announcements."""
+        seq = session.seq
+        for i, (kind, data) in enumerate(events):
+            db.add(EventRow(game_id=session.id, seq=seq + i, kind=kind, data=data))
+        db.flush()  # the unique (game, seq) speaks here
+        end = seq + len(events)
+        row = db.get(GameRow, session.id)
+        assert row is not None
+        over = session.record.outcome()
+        if over is not None:
+            row.finished_at = row.finished_at or now()
+            row.winner, row.reason, row.to_move = over.winner, over.reason, None
+        else:
+            row.finished_at, row.winner, row.reason = None, None, None
+            row.to_move = session.record.state.to_move
+        row.updated_at = now()
+        row.rematch_id = session.rematch_id
+        if session.computer_due:
+            stamp = time.time()
+            db.add(
+                JobRow(
+                    kind="computer", game_id=session.id, seq=end, status="queued", attempts=0,
+                    not_before=stamp + self.settings.computer_delay, created_at=stamp,
+                )
+            )  # fmt: skip
+            self.bus.publish_in(db, "job", session.id)
+        self.bus.publish_in(db, "game", f"{session.id} {end}")
+
+    async def _store(
+        self,
+        session: GameSession,
+        events: list[Event],
+        *,
+        before: Extra | None = None,
+        after: Extra | None = None,
+    ) -> None:
+        """Write ``events`` (already applied to the in-memory game) in one transaction, with
+        ``before`` and ``after`` as more work in it. Raises ``Conflict`` if another process
+        wrote at this place of the log first; the caller then takes the change back."""
+
+        def write() -> None:
+            with self.sessions() as db:
+                if before is not None:
+                    before(db)
+                self._write(db, session, events)
+                if after is not None:
+                    after(db)
+                db.commit()
+
+        try:
+            await self._db(write)
+        except IntegrityError:
+            raise Conflict from None
+        session.seq += len(events)
+        self._announce_commit(session)
+
+    def _announce_commit(self, session: GameSession) -> None:
+        self.bus.committed("game", f"{session.id} {session.seq}")
+        if session.computer_due:
+            self.bus.committed("job", session.id)
+
+    async def _change(
+        self,
+        session: GameSession,
+        change: Callable[[], list[Event]],
+        after: Extra | None = None,
+    ) -> None:
+        """Apply ``change`` to the in-memory game (it returns the events to log), write it,
+        and take it all back if it was refused or could not be written."""
+        backup = session.record.copy()
+        saved = (session.undo_request, session.rematch_id)
+
+        def restore() -> None:
+            session.record = backup
+            session.undo_request, session.rematch_id = saved
+
+        try:
+            events = change()
+        except GameError:
+            restore()
+            raise
+        except (IllegalMove, InvalidPosition, ValueError) as exc:
+            restore()
+            raise engine_error(exc) from None
+        try:
+            await self._store(session, events, after=after)
+        except Conflict:
+            restore()
+            await self.refresh(session)
+            raise GameError(
+                "the game changed meanwhile (another move came first); nothing was played",
+                "stale", 409,
+            ) from None  # fmt: skip
+        except BaseException:
+            restore()
+            raise
+
     # -- changes ---------------------------------------------------------------------------
 
     async def play(self, session: GameSession, seat: str, move: Any, ply: Any) -> None:
         """A move from a seat; ``ply`` is the ply the client saw (stale or replayed moves are
         refused). Rolls that follow are made by the server."""
         async with session.lock:
+            if isinstance(ply, int) and ply != session.ply:
+                await self.refresh(session)  # the client may know of a move made elsewhere
             self._check_turn(session, seat, ply)
-            await self._move(session, move)
+            if not isinstance(move, str) or len(move) > 400:
+                raise GameError("a move is written in notation, as text", "bad-move", 400)
+
+            def change() -> list[Event]:
+                record = session.record
+                parsed = record.state.parse_move(move)
+                record.play(parsed)
+                return [("move", {"text": str(parsed)}), *self._advance(session)]
+
+            await self._change(session, change)
+            if session.mode == "friend":
+                session.undo_request = None
+        await self._announce(session)
 
     def _check_turn(self, session: GameSession, seat: str, ply: Any) -> None:
         if seat == WATCH:
@@ -287,62 +564,6 @@ class GameService:
         if session.mode == "computer" and to_move == session.computer_side:
             raise GameError("it is the computer's turn", "not-your-turn", 409)
 
-    async def _move(self, session: GameSession, move: Any) -> None:
-        record = session.record
-        if not isinstance(move, str) or len(move) > 400:
-            raise GameError("a move is written in notation, as text", "bad-move", 400)
-        state = record.state
-        try:
-            parsed = state.parse_move(move)
-            record.play(parsed)
-        except IllegalMove as exc:
-            raise GameError(str(exc), "illegal", 422) from None
-        self._persist(session, [("move", {"text": str(parsed)})], undo_plies=1)
-        await self._roll_and_announce(session)
-
-    async def _roll_and_announce(self, session: GameSession) -> None:
-        """Roll the dice whenever they are due, and play a pass that is forced."""
-        record = session.record
-        while record.outcome() is None:
-            state = record.state
-            if state.to_move == CHANCE:
-                record.roll()
-                self._persist(session, [("chance", {"text": record.chance[-1]})], undo_plies=1)
-                continue
-            moves = state.legal_moves()
-            if len(moves) == 1 and str(moves[0]) == "pass":
-                record.play(moves[0])
-                self._persist(session, [("move", {"text": "pass"})], undo_plies=1)
-                continue
-            break
-        session.undo_request = None if session.mode == "friend" else session.undo_request
-        await self._announce(session)
-        self._schedule_computer(session)
-
-    def _persist(
-        self, session: GameSession, events: list[tuple[str, dict[str, Any]]], undo_plies: int
-    ) -> None:
-        """Append events to the log; on failure, take the in-memory change back."""
-        try:
-            with self.sessions() as db:
-                for i, (kind, data) in enumerate(events):
-                    db.add(EventRow(game_id=session.id, seq=session.seq + i, kind=kind, data=data))
-                over = session.record.outcome()
-                row = db.get(GameRow, session.id)
-                assert row is not None
-                if over is not None:
-                    row.finished_at = row.finished_at or now()
-                    row.winner, row.reason = over.winner, over.reason
-                else:
-                    row.finished_at, row.winner, row.reason = None, None, None
-                db.commit()
-        except Exception:
-            for _ in range(undo_plies):
-                if events and events[0][0] in ("move", "chance"):
-                    session.record.undo()
-            raise
-        session.seq += len(events)
-
     def partial(self, session: GameSession, seat: str, request: Any) -> dict[str, Any]:
         """Part of the current turn, for games whose turns have parts (backgammon's single
         checkers, Defiance and Domain's action before its Command move)."""
@@ -360,7 +581,7 @@ class GameService:
             return dict(adapter.partial(state, request))
         except IllegalMove as exc:
             raise GameError(str(exc), "illegal", 422) from None
-        except (TypeError, ValueError, KeyError) as exc:
+        except (TypeError, ValueError, KeyError, IndexError) as exc:
             raise GameError(f"malformed request: {exc}", "bad-request", 400) from None
 
     async def undo(self, session: GameSession, seat: str) -> None:
@@ -372,14 +593,14 @@ class GameService:
             if session.mode == "friend":
                 raise GameError("ask your opponent: undo needs their consent", "ask", 409)
             sides = session.human_sides() if seat == BOTH else {seat}
-            self._undo_to(session, sides)
-            await self._announce(session)
-            self._schedule_computer(session)
+            await self._change(session, lambda: [self._undo_to(session, sides)])
+        await self._announce(session)
 
-    def _undo_to(self, session: GameSession, sides: set[str]) -> None:
+    def _undo_to(self, session: GameSession, sides: set[str]) -> Event:
+        """Take back, in memory, the last move of one of ``sides``; the event that logs it."""
         record = session.record
-        if record.result is not None:
-            raise GameError("a resigned game cannot be taken back", "game-over", 409)
+        if record.outcome() is not None:
+            raise GameError("a finished game is final: it cannot be taken back", "game-over", 409)
         states = record.states
         plies = record.plies
         mine = [  # a forced pass is not a move one would take back
@@ -390,15 +611,10 @@ class GameService:
         if not mine:
             raise GameError("there is no move of yours to take back", "nothing-to-undo", 409)
         count = len(plies) - mine[-1]
-        popped = [plies[-k] for k in range(1, count + 1)]
         for _ in range(count):
             record.undo()
-        try:
-            self._persist(session, [("undo", {"plies": count})], undo_plies=0)
-        except Exception:
-            for _, text in reversed(popped):
-                record.play(text)
-            raise
+        session.undo_request = None
+        return ("undo", {"plies": count})
 
     async def request_undo(self, session: GameSession, seat: str) -> None:
         async with session.lock:
@@ -409,9 +625,13 @@ class GameService:
             states, plies = session.record.states, session.record.plies
             if not any(k == "move" and states[i].to_move == seat for i, (k, _) in enumerate(plies)):
                 raise GameError("there is no move of yours to take back", "nothing-to-undo", 409)
-            session.undo_request = seat
-            self._persist(session, [("undo-request", {"side": seat})], undo_plies=0)
-            await self._announce(session)
+
+            def change() -> list[Event]:
+                session.undo_request = seat
+                return [("undo-request", {"side": seat})]
+
+            await self._change(session, change)
+        await self._announce(session)
 
     async def answer_undo(self, session: GameSession, seat: str, accept: Any) -> None:
         async with session.lock:
@@ -422,13 +642,16 @@ class GameService:
                 raise GameError("only the other player answers", "not-your-seat", 403)
             if not isinstance(accept, bool):
                 raise GameError("answer yes or no (true or false)", "bad-answer", 400)
-            session.undo_request = None
-            self._persist(
-                session, [("undo-answer", {"side": seat, "accept": accept})], undo_plies=0
-            )
-            if accept:
-                self._undo_to(session, {asker})
-            await self._announce(session)
+
+            def change() -> list[Event]:
+                session.undo_request = None
+                events: list[Event] = [("undo-answer", {"side": seat, "accept": accept})]
+                if accept:
+                    events.append(self._undo_to(session, {asker}))
+                return events
+
+            await self._change(session, change)
+        await self._announce(session)
 
     async def resign(self, session: GameSession, seat: str) -> None:
         async with session.lock:
@@ -441,15 +664,60 @@ class GameService:
                 to_move = session.record.state.to_move
                 sides = session.human_sides()
                 side = str(to_move) if to_move in sides else next(iter(sorted(sides)))
-            session.record.resign(side)
-            try:
-                self._persist(session, [("resign", {"side": side})], undo_plies=0)
-            except Exception:
-                session.record.result = None
-                raise
-            await self._announce(session)
 
-    def rematch(self, session: GameSession, seat: str, token: str) -> tuple[GameSession, str]:
+            def change() -> list[Event]:
+                session.record.resign(side)
+                return [("resign", {"side": side})]
+
+            await self._change(session, change)
+        await self._announce(session)
+
+    async def abandon(self, session: GameSession) -> bool:
+        """End a game nobody finished: no winner, reason ``abandoned``, and into the archive."""
+        async with session.lock:
+            await self.refresh(session)
+            if session.finished:
+                return False
+
+            def change() -> list[Event]:
+                session.record.abandon()
+                return [("abandon", {})]
+
+            try:
+                await self._change(session, change)
+            except GameError:
+                return False
+        await self._announce(session)
+        return True
+
+    async def abandon_stale(self, limit: int = 100) -> int:
+        """Archive as abandoned the unfinished games with no change for ``abandon_days``."""
+        if self.settings.abandon_days <= 0:
+            return 0
+        cutoff = now() - timedelta(days=self.settings.abandon_days)
+
+        def read() -> list[str]:
+            with self.sessions() as db:
+                return list(
+                    db.scalars(
+                        select(GameRow.id)
+                        .where(
+                            GameRow.finished_at.is_(None),
+                            or_(
+                                GameRow.updated_at < cutoff,
+                                (GameRow.updated_at.is_(None)) & (GameRow.created_at < cutoff),
+                            ),
+                        )
+                        .limit(limit)
+                    ).all()
+                )
+
+        count = 0
+        for game_id in await self._db(read):
+            count += await self.abandon(await self.get(game_id))
+        return count
+
+    async def rematch(self, session: GameSession, seat: str, token: str) -> tuple[GameSession, str]:
         """The rematch, sides swapped: created by whoever asks first, joined by the others.
 
         Returns the rematch and the asker's token in it. Only hashes of tokens are stored, so
@@ -458,85 +726,97 @@ class GameService:
         """
         if seat == WATCH:
             raise GameError("watchers cannot start a rematch", "not-your-seat", 403)
-        if not session.finished:
-            raise GameError("finish (or resign) the game first", "not-over", 409)
-        if session.rematch_id is None:
-            human = session.computer_side if session.mode == "computer" else None
-            created = self.create(
-                session.game, session.mode, session.ruleset, side=human, level=session.level,
-                position=session.record.start, rematch_of=session.id, with_seats=False,
-            )  # fmt: skip
-            session.rematch_id = created.session.id
-            with self.sessions() as db:
-                row = db.get(GameRow, session.id)
-                assert row is not None
-                row.rematch_id = created.session.id
-                db.commit()
+        async with session.lock:
+            if not session.finished:
+                await self.refresh(session)
+            if not session.finished:
+                raise GameError("finish (or resign) the game first", "not-over", 409)
+            if session.rematch_id is None:
+                human = session.computer_side if session.mode == "computer" else None
+                try:
+                    await self.create(
+                        session.game, session.mode, session.ruleset, side=human,
+                        level=session.level, position=session.record.start,
+                        rematch_of=session, with_seats=False,
+                    )  # fmt: skip
+                except Conflict:  # another process made the rematch first
+                    await self.refresh(session)
+                    if session.rematch_id is None:
+                        raise GameError(
+                            "the game changed meanwhile; try again", "stale", 409
+                        ) from None
+                announce = True
+            else:
+                announce = False
+        rematch_id = session.rematch_id
+        assert rematch_id is not None
+        if announce:  # everyone on the old game hears of the rematch
+            await self._announce(session)
         sides = session.record.game_object.sides
         new_seat = seat
         if session.mode == "friend" and seat in sides:
             new_seat = session.record.game_object.opponent(seat)
         new_token_value = rematch_token(token)
-        with self.sessions() as db:
-            if db.get(SeatRow, token_hash(new_token_value)) is None:
-                db.add(
-                    SeatRow(
-                        token_sha256=token_hash(new_token_value),
-                        game_id=session.rematch_id,
-                        side=new_seat,
-                    )
-                )
-                db.commit()
-        return self.get(session.rematch_id), new_token_value
+        digest = token_hash(new_token_value)
 
-    # -- computer and announcements --------------------------------------------------------
+        def register() -> None:
+            with self.sessions() as db:
+                if db.get(SeatRow, digest) is None:
+                    db.add(SeatRow(token_sha256=digest, game_id=rematch_id, side=new_seat))
+                    try:
+                        db.commit()
+                    except IntegrityError:  # registered at the same instant elsewhere
+                        db.rollback()
 
-    def _schedule_computer(self, session: GameSession) -> None:
-        if (
-            self.think is None
-            or session.mode != "computer"
-            or session.finished
-            or session.thinking
-            or session.record.state.to_move != session.computer_side
-        ):
-            return
-        session.thinking = True
-        task = asyncio.get_running_loop().create_task(self._computer_turn(session))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        await self._db(register)
+        return await self.get(rematch_id), new_token_value
 
-    async def _computer_turn(self, session: GameSession) -> None:
-        assert self.think is not None
-        ply = session.ply
-        try:
-            if self.computer_delay:
-                await asyncio.sleep(self.computer_delay)
-            move = await self.think(session)
-        finally:
-            session.thinking = False
+    # -- the computer ----------------------------------------------------------------------
+
+    async def computer_move(self, game_id: str, seq: int, move: str, done: Extra) -> bool:
+        """Play the computer's ``move`` if the game is still where the job found it (log
+        position ``seq``); ``done`` runs in the same transaction (it closes the job). Whether
+        the move was played."""
+        session = await self.get(game_id)
         async with session.lock:
-            if session.ply != ply or session.finished:
-                return  # the game changed while the computer thought (an undo): think again
+            await self.refresh(session)
+            if session.seq != seq or not session.computer_due:
+                return False
+
+            def change() -> list[Event]:
+                record = session.record
+                parsed = record.state.parse_move(move)
+                record.play(parsed)
+                return [("move", {"text": str(parsed)}), *self._advance(session)]
+
             try:
-                await self._move(session, move)
-            except GameError:
-                return
+                await self._change(session, change, after=done)
+            except GameError as exc:
+                if exc.code == "stale":
+                    return False
+                raise
+        await self._announce(session)
+        return True
 
-    async def begin(self, session: GameSession) -> None:
-        """A new game: roll the opening dice if the game has them, and let the computer move
-        if it is its turn."""
-        async with session.lock:
-            await self._roll_and_announce(session)
+    async def resume_legacy(self) -> None:
+        """Games from before the job queue whose computer is to move get their job."""
 
-    def kick(self, session: GameSession) -> None:
-        """Let the computer move if it is its turn."""
-        self._schedule_computer(session)
+        def read() -> list[str]:
+            with self.sessions() as db:
+                return list(
+                    db.scalars(
+                        select(GameRow.id).where(
+                            GameRow.finished_at.is_(None),
+                            GameRow.updated_at.is_(None),
+                            GameRow.mode == "computer",
+                        )
+                    ).all()
+                )
 
-    async def resume(self) -> None:
-        """After a restart: roll dice that were due and let the computer move where it is its
-        turn."""
-        for game_id in self.unfinished_games():
-            await self.begin(self.get(game_id))
+        for game_id in await self._db(read):
+            session = await self.get(game_id)
+            async with session.lock:
+                await self._store(session, [])
 
     async def _announce(self, session: GameSession) -> None:
         if self.on_change is not None:
@@ -554,7 +834,11 @@ def _replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
         session.undo_request = None
     elif kind == "resign":
         record.resign(data["side"])
+    elif kind == "abandon":
+        record.abandon()
     elif kind == "undo-request":
         session.undo_request = data["side"]
     elif kind == "undo-answer":
         session.undo_request = None
+    elif kind == "rematch":
+        session.rematch_id = data["id"]

@@ -65,9 +65,9 @@ def test_malformed_json(client: TestClient) -> None:
 def test_bad_tokens(client: TestClient) -> None:
     for path in ("/api/play/nope", "/api/play/" + "x" * 300):
         response = client.get(path)
-        assert response.status_code == 403 and response.json()["code"] == "bad-token"
-    assert client.post("/api/play/nope/move", json={"move": "a2-b2", "ply": 0}).status_code == 403
-    assert client.get("/play/nope").status_code == 403
+        assert response.status_code == 404 and response.json()["code"] == "bad-token"
+    assert client.post("/api/play/nope/move", json={"move": "a2-b2", "ply": 0}).status_code == 404
+    assert client.get("/play/nope").status_code == 404
 
 
 def test_moves_illegal_stale_duplicate(client: TestClient) -> None:

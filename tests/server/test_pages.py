@@ -49,7 +49,7 @@ def test_game_pages(client: TestClient) -> None:
         ).status_code
         == 303
     )
-    assert client.get("/watch/nope").status_code == 403
+    assert client.get("/watch/nope").status_code == 404
     assert client.get(f"/archive/{created['id']}").status_code == 404  # not finished
 
 

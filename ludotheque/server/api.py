@@ -1,0 +1,293 @@
+"""The JSON API and the WebSocket: both run the actions of ``actions.ACTIONS``.
+
+Links are capabilities: a seat's token opens ``/api/play/<token>`` and ``/ws/<token>``;
+finished games are public by id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
+from fastapi.requests import HTTPConnection
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from .actions import ACTIONS, Action, Seat, perform, validated
+from .guard import RateLimits, origin_allowed, read_json
+from .service import BOTH, WATCH, GameError, GameService, GameSession
+from .settings import Settings
+from .snapshot import snapshot
+
+log = logging.getLogger("ludotheque.api")
+
+
+def get_service(conn: HTTPConnection) -> GameService:
+    return conn.app.state.service  # type: ignore[no-any-return]
+
+
+def get_settings(conn: HTTPConnection) -> Settings:
+    return conn.app.state.settings  # type: ignore[no-any-return]
+
+
+def get_limits(conn: HTTPConnection) -> RateLimits:
+    return conn.app.state.limits  # type: ignore[no-any-return]
+
+
+def get_hub(conn: HTTPConnection) -> Hub:
+    return conn.app.state.hub  # type: ignore[no-any-return]
+
+
+def address(conn: HTTPConnection) -> str:
+    """The client's address (behind a proxy, uvicorn's ``--forwarded-allow-ips`` sets it)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+LimitsDep = Annotated[RateLimits, Depends(get_limits)]
+
+
+class NewGame(BaseModel):
+    """A request for a new game."""
+
+    game: str = Field(max_length=32)
+    mode: str = Field(default="local", max_length=16)
+    ruleset: str | None = Field(default=None, max_length=32)
+    side: str | None = Field(default=None, max_length=16)
+    level: str | None = Field(default=None, max_length=16)
+    position: str | None = Field(default=None, max_length=2000)
+
+
+MODES_MESSAGE = "the mode is one of local, computer, friend"
+
+
+async def create_game(
+    service: GameService, limits: RateLimits, conn: HTTPConnection, spec: NewGame
+) -> tuple[Any, dict[str, str], str]:
+    """Create a game for a client (counted against its creation limit)."""
+    limits.check("create", address(conn))
+    if spec.mode not in ("local", "computer", "friend"):
+        raise GameError(f"malformed request: mode: {MODES_MESSAGE}", "bad-request", 400)
+    created = await service.create(**spec.model_dump())
+    return created.session, created.seats, created.watch
+
+
+router = APIRouter()
+
+
+@router.post("/api/games", status_code=201)
+async def api_create(
+    request: Request, service: ServiceDep, limits: LimitsDep, settings: SettingsDep
+) -> dict[str, Any]:
+    message = read_json(await request.body(), settings.max_body, settings.max_depth)
+    spec = validated(NewGame, message)
+    session, seats, watch = await create_game(service, limits, request, spec)
+    async with session.lock:
+        view = snapshot(session, BOTH if spec.mode != "friend" else WATCH)
+    return {
+        "id": session.id,
+        "seats": {side: f"/play/{token}" for side, token in seats.items()},
+        "watch": f"/watch/{watch}",
+        "game": view,
+    }
+
+
+@router.get("/api/play/{token}")
+async def api_state(token: str, service: ServiceDep) -> dict[str, Any]:
+    session, seat = await service.seat(token)
+    async with session.lock:
+        return snapshot(session, seat)
+
+
+def _rest(action: Action) -> None:
+    async def endpoint(
+        token: str, request: Request, service: ServiceDep, limits: LimitsDep,
+        settings: SettingsDep,
+    ) -> dict[str, Any]:  # fmt: skip
+        message = read_json(await request.body(), settings.max_body, settings.max_depth)
+        if action.changes:
+            limits.check("change", address(request))
+        session, seat = await service.seat(token)
+        return await perform(action, Seat(service, session, seat, token), message)
+
+    endpoint.__name__ = f"api_{action.name.replace('-', '_')}"
+    router.add_api_route(f"/api/play/{{token}}/{action.name}", endpoint, methods=["POST"])
+
+
+for _action in ACTIONS.values():
+    _rest(_action)
+
+
+@router.get("/api/play/{token}/record")
+async def api_record(token: str, service: ServiceDep) -> Response:
+    session, _ = await service.seat(token)
+    return record_response(session)
+
+
+@router.get("/api/games/{game_id}/record")
+async def api_public_record(game_id: str, service: ServiceDep) -> Response:
+    session = await service.get(game_id)
+    if not session.finished:
+        raise GameError("only finished games are public", "not-finished", 403)
+    return record_response(session)
+
+
+@router.get("/api/games/{game_id}")
+async def api_public_state(game_id: str, service: ServiceDep) -> dict[str, Any]:
+    session = await service.get(game_id)
+    if not session.finished:
+        raise GameError("only finished games are public", "not-finished", 403)
+    return snapshot(session, WATCH)
+
+
+@router.get("/api/archive")
+async def api_archive(service: ServiceDep) -> list[dict[str, Any]]:
+    return await service.archive()
+
+
+def record_response(session: GameSession) -> Response:
+    """A game's record to download; the dice seed is revealed once the game is over."""
+    text = session.record.to_json(reveal_seed=session.finished)
+    return Response(
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{session.game}-{session.id}.json"'},
+    )
+
+
+# -- live ---------------------------------------------------------------------------------
+
+
+class Hub:
+    """This process's open WebSockets: by game (with each one's seat) and by address."""
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, dict[WebSocket, str]] = {}
+        self.per_address: dict[str, int] = {}
+
+    def join(self, session: GameSession, socket: WebSocket, seat: str) -> None:
+        self.rooms.setdefault(session.id, {})[socket] = seat
+        session.clients += 1
+
+    def leave(self, session: GameSession, socket: WebSocket) -> None:
+        room = self.rooms.get(session.id, {})
+        if room.pop(socket, None) is not None:
+            session.clients -= 1
+        if not room:
+            self.rooms.pop(session.id, None)
+
+    async def broadcast(self, session: GameSession) -> None:
+        """Send each socket on the game its seat's view (one view computed per seat)."""
+        views: dict[str, dict[str, Any]] = {}
+        for socket, seat in list(self.rooms.get(session.id, {}).items()):
+            if seat not in views:
+                async with session.lock:
+                    views[seat] = {"type": "state", "game": snapshot(session, seat)}
+            try:
+                await socket.send_json(views[seat])
+            except Exception:  # a closed connection: it will reconnect and catch up
+                self.leave(session, socket)
+
+
+live = APIRouter()
+
+
+@live.websocket("/ws/{token}")
+async def websocket(
+    socket: WebSocket, token: str, service: ServiceDep, settings: SettingsDep,
+    limits: LimitsDep,
+) -> None:  # fmt: skip
+    hub = get_hub(socket)
+    if not origin_allowed(socket.headers, settings.allowed_origins):
+        await socket.accept()
+        await socket.send_json(
+            {"type": "error", "code": "bad-origin",
+             "message": "this page may not open a game of another site"}
+        )  # fmt: skip
+        await socket.close(code=4403)
+        return
+    where = address(socket)
+    if (
+        settings.connections_per_address
+        and hub.per_address.get(where, 0) >= settings.connections_per_address
+    ):
+        await socket.accept()
+        await socket.send_json(
+            {"type": "error", "code": "too-many-connections",
+             "message": "too many open games from your address; close some and try again"}
+        )  # fmt: skip
+        await socket.close(code=4429)
+        return
+    await socket.accept()
+    hub.per_address[where] = hub.per_address.get(where, 0) + 1
+    try:
+        try:
+            session, seat = await service.seat(token)
+        except GameError as exc:
+            await socket.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            await socket.close(code=4404 if exc.status == 404 else 4400)
+            return
+        hub.join(session, socket, seat)
+        try:
+            async with session.lock:
+                first = snapshot(session, seat)
+            await socket.send_json({"type": "state", "game": first})
+            while True:
+                raw = await socket.receive_text()
+                await handle(socket, Seat(service, session, seat, token), raw, settings, limits)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.leave(session, socket)
+    finally:
+        left = hub.per_address.get(where, 1) - 1
+        if left > 0:
+            hub.per_address[where] = left
+        else:
+            hub.per_address.pop(where, None)
+
+
+async def handle(
+    socket: WebSocket, seat: Seat, raw: str, settings: Settings, limits: RateLimits
+) -> None:
+    """One message from a socket: an action, ``sync`` or ``ping``; refusals are messages."""
+    message: dict[str, Any] = {}
+    try:
+        message = read_json(raw, settings.max_message, settings.max_depth)
+        kind = message.get("type")
+        if kind == "sync":
+            async with seat.session.lock:
+                view = snapshot(seat.session, seat.seat)
+            await socket.send_json({"type": "state", "game": view})
+            return
+        if kind == "ping":
+            await socket.send_json({"type": "pong"})
+            return
+        action = ACTIONS.get(kind) if isinstance(kind, str) else None
+        if action is None:
+            raise GameError(f"unknown message type {str(kind)[:40]!r}", "bad-request", 400)
+        if action.changes:
+            limits.check("change", address(socket))
+        result = await perform(action, seat, message)
+        if action.reply == "partial":
+            await socket.send_json({"type": "partial", "id": message.get("id"), **result})
+        elif action.reply == "rematch":
+            await socket.send_json({"type": "rematch", **result})
+        # a state reply comes to every socket of the game with the broadcast
+    except WebSocketDisconnect:
+        raise
+    except Exception as exc:
+        if not isinstance(exc, GameError):
+            log.exception("a message failed: %.200r", raw)
+            exc = GameError("the server could not do this; nothing was changed", "internal", 500)
+        reply: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
+        retry = getattr(exc, "retry_after", None)
+        if retry is not None:
+            reply["retry_after"] = retry
+        if isinstance(message, dict) and message.get("id") is not None:
+            reply["id"] = message["id"]
+        with contextlib.suppress(Exception):
+            await socket.send_json(reply)

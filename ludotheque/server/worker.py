@@ -1,0 +1,214 @@
+"""Computer players as jobs: workers take computer moves from the queue in the database.
+
+A job is a row of ``jobs``, written in the same transaction as the change that made the
+computer due. A worker claims one (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so that workers
+never wait for each other; a conditional update decides on either database), holds it with a
+lease it renews while it thinks, thinks in a child process under a time limit, and plays the
+move through the game service, closing the job in the move's own transaction. A worker that
+dies stops renewing its lease: when the lease runs out, any worker takes the job again. After
+``job_attempts`` failed tries the computer plays its quickest legal move (the ``random``
+agent), so that a game never waits forever. ``ludotheque worker`` runs this loop alone; the
+default ``ludotheque serve`` runs it inside the server process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import socket
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.orm import Session
+
+from .computer import ComputerPool
+from .db import JobRow
+from .service import GameError, GameService
+
+log = logging.getLogger("ludotheque.worker")
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker holds of a claimed job."""
+
+    id: int
+    game_id: str
+    seq: int
+    attempts: int
+
+
+class Worker:
+    """Takes computer moves from the queue and plays them, until ``stop`` is set."""
+
+    def __init__(self, service: GameService, pool: ComputerPool, name: str | None = None) -> None:
+        self.service = service
+        self.settings = service.settings
+        self.pool = pool
+        self.name = name or f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"[:64]
+        self.wake = asyncio.Event()
+        self.current: Job | None = None
+        service.bus.subscribe("job", self._heard)
+
+    async def _heard(self, _payload: str) -> None:
+        self.wake.set()
+
+    @property
+    def lease(self) -> float:
+        return 3 * self.settings.job_heartbeat
+
+    # -- the queue -------------------------------------------------------------------------
+
+    def claim(self) -> Job | None:
+        """Take the oldest job that is ready, or one whose worker's lease ran out."""
+        stamp = time.time()
+        with self.service.sessions() as db:
+            ready = or_(
+                and_(JobRow.status == "queued", JobRow.not_before <= stamp),
+                and_(JobRow.status == "running", JobRow.lease_until < stamp),
+            )
+            row = db.scalars(
+                select(JobRow).where(ready).order_by(JobRow.id).limit(1)
+                .with_for_update(skip_locked=True)
+            ).first()  # fmt: skip
+            if row is None:
+                return None
+            job = Job(row.id, row.game_id, row.seq, row.attempts + 1)
+            taken = db.execute(
+                update(JobRow)
+                .where(JobRow.id == row.id, JobRow.status == row.status,
+                       JobRow.attempts == row.attempts)
+                .values(status="running", attempts=job.attempts, worker=self.name,
+                        lease_until=stamp + self.lease)
+            )  # fmt: skip
+            if taken.rowcount != 1:  # type: ignore[attr-defined]
+                db.rollback()
+                return None
+            db.commit()
+            return job
+
+    def next_ready(self) -> float | None:
+        """When the next queued job becomes ready (seconds since the epoch), if any."""
+        with self.service.sessions() as db:
+            value = db.scalar(select(func.min(JobRow.not_before)).where(JobRow.status == "queued"))
+            return None if value is None else float(value)
+
+    def _renew(self, job: Job) -> None:
+        with self.service.sessions() as db:
+            db.execute(
+                update(JobRow)
+                .where(JobRow.id == job.id, JobRow.worker == self.name,
+                       JobRow.status == "running")
+                .values(lease_until=time.time() + self.lease)
+            )  # fmt: skip
+            db.commit()
+
+    def _close(self, db: Session, job: Job, status: str, error: str | None = None) -> None:
+        db.execute(
+            update(JobRow)
+            .where(JobRow.id == job.id)
+            .values(status=status, error=error, finished_at=time.time(), lease_until=None)
+        )
+
+    def _end(self, job: Job, status: str, error: str | None = None) -> None:
+        with self.service.sessions() as db:
+            self._close(db, job, status, error)
+            db.commit()
+
+    def _retry(self, job: Job, error: str) -> None:
+        """Put a failed job back in the queue (the next try starts at once)."""
+        with self.service.sessions() as db:
+            db.execute(
+                update(JobRow)
+                .where(JobRow.id == job.id, JobRow.worker == self.name)
+                .values(status="queued", error=error, lease_until=None, worker=None,
+                        not_before=time.time())
+            )  # fmt: skip
+            db.commit()
+
+    # -- the work --------------------------------------------------------------------------
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Serve jobs until ``stop`` is set."""
+        while not stop.is_set():
+            try:
+                job = await asyncio.to_thread(self.claim)
+            except Exception:
+                log.exception("the job queue could not be read; trying again")
+                await self._sleep(stop, 1.0)
+                continue
+            if job is not None:
+                await self.handle(job)
+                continue
+            try:
+                ready = await asyncio.to_thread(self.next_ready)
+            except Exception:
+                ready = None
+            delay = 1.0 if ready is None else min(1.0, max(0.0, ready - time.time()))
+            await self._sleep(stop, delay)
+
+    async def _sleep(self, stop: asyncio.Event, delay: float) -> None:
+        self.wake.clear()
+        waits = [asyncio.ensure_future(self.wake.wait()), asyncio.ensure_future(stop.wait())]
+        try:
+            await asyncio.wait(waits, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waits:
+                w.cancel()
+
+    async def handle(self, job: Job) -> None:
+        """Think and play one job; a failure puts it back for another try."""
+        self.current = job
+        beat = asyncio.ensure_future(self._heartbeat(job))
+        try:
+            await self._handle(job)
+        except Exception as exc:
+            log.exception("computer move for game %s failed (try %d)", job.game_id, job.attempts)
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._retry, job, f"{type(exc).__name__}: {exc}")
+        finally:
+            beat.cancel()
+            self.current = None
+
+    async def _heartbeat(self, job: Job) -> None:
+        while True:
+            await asyncio.sleep(self.settings.job_heartbeat)
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._renew, job)
+
+    async def _handle(self, job: Job) -> None:
+        try:
+            session = await self.service.get(job.game_id)
+        except GameError:
+            await asyncio.to_thread(self._end, job, "failed", "no such game")
+            return
+        async with session.lock:
+            await self.service.refresh(session)
+            if session.seq != job.seq or not session.computer_due:
+                await asyncio.to_thread(self._end, job, "done", "obsolete")
+                return
+            record_json = session.record.to_json(reveal_seed=False)
+            ply = session.ply
+        last_resort = job.attempts >= self.settings.job_attempts
+        level = "random" if last_resort else (session.level or "medium")
+        digest = hashlib.sha256(f"{session.id}:{ply}".encode()).digest()
+        seed = int.from_bytes(digest[:4], "big")
+        try:
+            move = await asyncio.wait_for(
+                self.pool.choose(record_json, level, seed), self.settings.job_time_limit
+            )
+        except TimeoutError:
+            self.pool.kill()
+            raise TimeoutError(f"no move within {self.settings.job_time_limit} s") from None
+        if last_resort:
+            log.warning("game %s: the computer played its quickest move (try %d)",
+                        job.game_id, job.attempts)  # fmt: skip
+        played = await self.service.computer_move(
+            job.game_id, job.seq, move, done=lambda db: self._close(db, job, "done")
+        )
+        if not played:
+            await asyncio.to_thread(self._end, job, "done", "obsolete")
