@@ -1,4 +1,5 @@
-"""An app on a temporary database for each test."""
+"""An app on a temporary database for each test: every server test runs on SQLite and again
+on a real PostgreSQL."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from ludotheque.server.app import create_app
 from ludotheque.server.settings import Settings
 
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("pg_url"))
     return f"sqlite:///{tmp_path / 'test.sqlite3'}"
 
 
