@@ -15,7 +15,7 @@ import base64
 import binascii
 from typing import TYPE_CHECKING
 
-from ...core import InvalidPosition
+from ...core import InvalidPosition, describe_value
 from . import board as B
 
 if TYPE_CHECKING:
@@ -108,6 +108,8 @@ def _read_key(key: bytes) -> tuple[list[int], list[int]]:
 
 def from_gnubg(game: BackgammonGame, text: str) -> BackgammonState:
     """See ``BackgammonGame.from_gnubg_id``."""
+    if not isinstance(text, str):
+        raise InvalidPosition(f"a GNU Backgammon ID is a string, not {describe_value(text)}")
     pid, _, mid = text.strip().partition(":")
     first, second = _read_key(_decode(pid, 14, "GNU Backgammon Position ID"))
     for counts, who in ((first, "one side"), (second, "the other side")):
@@ -154,8 +156,11 @@ def to_xgid(state: BackgammonState) -> str:
 
 def from_xgid(game: BackgammonGame, text: str) -> BackgammonState:
     """See ``BackgammonGame.from_xgid``."""
+    if not isinstance(text, str):
+        raise InvalidPosition(f"an XGID is a string, not {describe_value(text)}")
     body = text.strip()
-    if body[:5].upper() == "XGID=":
+    prefix = body[:5]  # ASCII only: "xgıd=".upper() is "XGID=" too
+    if prefix.isascii() and prefix.upper() == "XGID=":
         body = body[5:]
     fields = body.split(":")
     if len(fields) < 5:

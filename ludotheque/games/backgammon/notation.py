@@ -9,6 +9,7 @@ from itertools import pairwise, permutations
 from typing import TYPE_CHECKING
 
 from ...core import IllegalMove
+from .._numbers import read_number
 from . import board as B
 from .movegen import dice_of, singles
 from .moves import OpeningRoll, Play, Roll, point_name
@@ -18,8 +19,9 @@ if TYPE_CHECKING:
 
 _OPENING_RE = re.compile(r"w([1-6])b([1-6])")
 _ROLL_RE = re.compile(r"([1-6])([1-6])")
-_TOKEN_RE = re.compile(r"([^()]+)(?:\((\d+)\))?")
-_PLACE_RE = re.compile(r"(bar|off|\d+)(\*?)")
+# re.ASCII: ``\d`` is 0–9 only, not the digits of other scripts
+_TOKEN_RE = re.compile(r"([^()]+)(?:\((\d+)\))?", re.ASCII)
+_PLACE_RE = re.compile(r"(bar|off|\d+)(\*?)", re.ASCII)
 
 
 def parse_chance(state: BackgammonState, text: str) -> OpeningRoll | Roll:
@@ -56,7 +58,7 @@ def _read(text: str) -> list[Segment]:
         if match is None:
             raise IllegalMove(f"cannot read {token!r}: write single moves like '13/7' or '8/5(2)'")
         body, repeat = match[1], match[2]
-        times = 1 if repeat is None else int(repeat)
+        times = 1 if repeat is None else read_number(repeat, IllegalMove, "a move")
         if not 1 <= times <= 4:
             raise IllegalMove(f"{token!r}: a move can be repeated 1 to 4 times, not {times}")
         parts = body.split("/")
@@ -81,7 +83,7 @@ def _read(text: str) -> list[Segment]:
                     raise IllegalMove(f"{token!r}: 'off' can only be where a move ends")
                 place = B.OFF
             else:
-                place = int(name)
+                place = read_number(name, IllegalMove, "a move")
                 if not 1 <= place <= 24:
                     raise IllegalMove(f"{token!r}: there is no point {place} (points are 1–24)")
             if star and i == 0:

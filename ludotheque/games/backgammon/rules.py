@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ...core import CHANCE, Game, IllegalMove, InvalidPosition, Outcome, State, describe_value
+from .._numbers import read_number
 from . import board as B
 from .movegen import generate
 from .moves import OPENINGS, ROLLS, OpeningRoll, Play, Roll, Step, point_name
@@ -372,7 +373,8 @@ class BackgammonGame(Game):
     def parse_position(self, text: str) -> BackgammonState:
         if isinstance(text, str):
             stripped = text.strip()
-            if stripped[:5].upper() == "XGID=":
+            prefix = stripped[:5]  # ASCII only: "xgıd=".upper() is "XGID=" too
+            if prefix.isascii() and prefix.upper() == "XGID=":
                 return self.from_xgid(stripped)
             if _GNUBG_RE.fullmatch(stripped):
                 return self.from_gnubg_id(stripped)
@@ -439,7 +441,8 @@ _POSITION_RE = re.compile(
     r"\s*W\[(?P<w>[^\]]*)\]\s+B\[(?P<b>[^\]]*)\]\s+(?P<side>\S+)\s+(?P<dice>\S+)\s*",
     re.IGNORECASE,
 )
-_ENTRY_RE = re.compile(r"(?P<place>bar|\d+)(?:x(?P<n>\d+))?", re.IGNORECASE)
+# re.ASCII: ``\d`` is 0–9 only, and letters match only their ASCII cases
+_ENTRY_RE = re.compile(r"(?P<place>bar|\d+)(?:x(?P<n>\d+))?", re.IGNORECASE | re.ASCII)
 _FORMAT_HELP = "a position reads like 'W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] - -'"
 
 
@@ -457,10 +460,10 @@ def _parse_checkers(text: str, colour: str, cap: int) -> dict[int, int]:
                 "N checkers, e.g. 13x5)"
             )
         name = match["place"].lower()
-        place = B.BAR if name == "bar" else int(name)
+        place = B.BAR if name == "bar" else read_number(name, InvalidPosition, "a position")
         if not 1 <= place <= 25 or (place == 25 and name != "bar"):
-            raise InvalidPosition(f"{colour}: there is no point {name} (points are 1–24)")
-        n = 1 if match["n"] is None else int(match["n"])
+            raise InvalidPosition(f"{colour}: there is no point {place} (points are 1–24)")
+        n = 1 if match["n"] is None else read_number(match["n"], InvalidPosition, "a position")
         if n < 1:
             raise InvalidPosition(f"{colour}: {entry!r} has {n} checkers; a count is 1 or more")
         if place in places:

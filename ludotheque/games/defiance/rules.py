@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ...core import Game, IllegalMove, InvalidPosition, Outcome, State, describe_value
+from .._numbers import read_number
 from .geometry import ARROWS, DIRECTION_INDEX, DIRECTIONS, Geometry, geometry
 from .moves import PLACE, ROTATE, Action, CommandMove, Turn
 
@@ -820,9 +821,12 @@ def _cells_text(geo: Geometry, cells: tuple[int, ...]) -> str:
     return "/".join(rows)
 
 
-_PIECE_RE = re.compile(r"(\d+)|([RI])(NE|NW|SE|SW|N|E|S|W)?", re.IGNORECASE)
-_POINT_RE = re.compile(r"([RI])(\d+)\.(\d+)", re.IGNORECASE)
-_POOLS_RE = re.compile(r"([ri])(\d+)", re.IGNORECASE)
+# re.ASCII: ``\d`` is 0–9 only, and letters match only their ASCII cases (with Unicode rules
+# "İ" and "ı" would match "I", and "ſ" would match "S", though "İ".upper() is not "I")
+_ASCII_NOCASE = re.IGNORECASE | re.ASCII
+_PIECE_RE = re.compile(r"(\d+)|([RI])(NE|NW|SE|SW|N|E|S|W)?", _ASCII_NOCASE)
+_POINT_RE = re.compile(r"([RI])(\d+)\.(\d+)", _ASCII_NOCASE)
+_POOLS_RE = re.compile(r"([ri])(\d+)", _ASCII_NOCASE)
 _HELP = f"a position reads like '10/10/10/10/10/10/10/10/10/10 r{POOL},i{POOL} R2.2,I7.8,I8.7 r'"
 
 
@@ -847,7 +851,7 @@ def _parse_cells(geo: Geometry, token: str) -> list[int]:
                 )
             pos = match.end()
             if match[1] is not None:
-                run = int(match[1])
+                run = read_number(match[1], InvalidPosition, "a position")
                 if run == 0:
                     raise InvalidPosition(f"row {j + 1}: an empty run of 0 cells")
                 i += run
@@ -869,7 +873,8 @@ def _parse_cells(geo: Geometry, token: str) -> list[int]:
 
 
 def _parse_point(geo: Geometry, x: str, y: str, what: str) -> int:
-    px, py = int(x), int(y)
+    px = read_number(x, InvalidPosition, "a position")
+    py = read_number(y, InvalidPosition, "a position")
     if not (0 <= px <= geo.n and 0 <= py <= geo.n):
         raise InvalidPosition(f"{what} on P{px}.{py} is off the board (points 0–{geo.n})")
     return geo.point(px, py)
@@ -891,7 +896,7 @@ def _parse_position(game: DefianceGame, text: object) -> DefianceState:
         key = match[1].lower()
         if key in pools:
             raise InvalidPosition(f"the pools name {key!r} twice")
-        pools[key] = int(match[2])
+        pools[key] = read_number(match[2], InvalidPosition, "a position")
     if set(pools) != {"r", "i"}:
         raise InvalidPosition("the pools give both sides, like 'r40,i40'")
     rebel: list[int] = []
@@ -946,8 +951,9 @@ def _parse_position(game: DefianceGame, text: object) -> DefianceState:
 
 # -- turn notation -------------------------------------------------------------------------
 
-_ACTION_RE = re.compile(r"([a-z])(\d+)([>@])([a-z]+)")
-_COMMAND_RE = re.compile(r"p(\d+)\.(\d+)-p(\d+)\.(\d+)")
+# re.ASCII: ``\d`` is 0–9 only, not the digits of other scripts
+_ACTION_RE = re.compile(r"([a-z])(\d+)([>@])([a-z]+)", re.ASCII)
+_COMMAND_RE = re.compile(r"p(\d+)\.(\d+)-p(\d+)\.(\d+)", re.ASCII)
 _TURN_HELP = "write a turn like 'e5>N' (place), 'c4@W' (rotate), or 'e5>N;P2.2-P3.2'"
 
 
@@ -959,9 +965,9 @@ def _parse_action(state: DefianceState, text: object) -> Action:
     match = _ACTION_RE.fullmatch(cleaned)
     if match is None:
         raise IllegalMove(f"cannot read the action {text.strip()!r}: {_TURN_HELP}")
-    name = f"{match[1]}{int(match[2])}"
-    cell = geo.cell_index.get(name)
-    if cell is None or match[2].startswith("0"):
+    number = read_number(match[2], IllegalMove, "a move")
+    cell = None if match[2].startswith("0") else geo.cell_index.get(f"{match[1]}{number}")
+    if cell is None:
         last = geo.cell_names[-1]
         raise IllegalMove(f"{match[1]}{match[2]} is not a cell of this board (a1…{last})")
     direction = DIRECTION_INDEX.get(match[4].upper())
@@ -986,7 +992,7 @@ def _parse_turn(state: DefianceState, text: object) -> Turn:
     match = _COMMAND_RE.fullmatch(cleaned)
     if match is None:
         raise IllegalMove(f"cannot read the Command move {tail.strip()!r}: write like P2.2-P3.3")
-    coords = [int(v) for v in match.groups()]
+    coords = [read_number(v, IllegalMove, "a move") for v in match.groups()]
     if any(v > geo.n for v in coords):
         raise IllegalMove(f"{tail.strip()} leaves the board (points are 0–{geo.n})")
     move = CommandMove(geo.point(coords[0], coords[1]), geo.point(coords[2], coords[3]))
