@@ -6,8 +6,8 @@ never wait for each other; a conditional update decides on either database), hol
 lease it renews while it thinks, thinks in a child process under a time limit, and plays the
 move through the game service, closing the job in the move's own transaction. A worker that
 dies stops renewing its lease: when the lease runs out, any worker takes the job again. After
-``job_attempts`` failed tries the computer plays its quickest legal move (the ``random``
-agent), so that a game never waits forever. ``ludotheque worker`` runs this loop alone; the
+``job_attempts`` failed tries the computer plays a random legal move, chosen at once in the
+worker itself, so that a game never waits forever. ``ludotheque worker`` runs this loop alone; the
 default ``ludotheque serve`` runs it inside the server process.
 """
 
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from ..ai.levels import make_agent
 from .computer import ComputerPool
 from .db import JobRow
 from .service import GameError, GameService
@@ -193,20 +194,22 @@ class Worker:
                 return
             record_json = session.record.to_json(reveal_seed=False)
             ply = session.ply
-        last_resort = job.attempts >= self.settings.job_attempts
-        level = "random" if last_resort else (session.level or "medium")
         digest = hashlib.sha256(f"{session.id}:{ply}".encode()).digest()
         seed = int.from_bytes(digest[:4], "big")
-        try:
-            move = await asyncio.wait_for(
-                self.pool.choose(record_json, level, seed), self.settings.job_time_limit
-            )
-        except TimeoutError:
-            self.pool.kill()
-            raise TimeoutError(f"no move within {self.settings.job_time_limit} s") from None
-        if last_resort:
-            log.warning("game %s: the computer played its quickest move (try %d)",
+        if job.attempts > self.settings.job_attempts:
+            # every try failed: the quickest legal move, thought here (no process, no clock)
+            log.warning("game %s: the computer played a random move (try %d)",
                         job.game_id, job.attempts)  # fmt: skip
+            move = str(make_agent(session.game, "random", seed=seed).choose(session.record.state))
+        else:
+            try:
+                move = await asyncio.wait_for(
+                    self.pool.choose(record_json, session.level or "medium", seed),
+                    self.settings.job_time_limit,
+                )
+            except TimeoutError:
+                self.pool.kill()
+                raise TimeoutError(f"no move within {self.settings.job_time_limit} s") from None
         played = await self.service.computer_move(
             job.game_id, job.seq, move, done=lambda db: self._close(db, job, "done")
         )
