@@ -199,8 +199,8 @@ function hasMoveOf(sides) {
 function renderControls(live) {
   const player = mode === "play" && !snap.watch;
   const over = Boolean(snap.outcome);
-  const resigned = over && snap.outcome.reason === "resignation";
-  $("undo").hidden = !(player && snap.undo.free && hasMoveOf(snap.my_sides) && !resigned);
+  // a finished game is final: no undo once the result is shown
+  $("undo").hidden = !(player && snap.undo.free && hasMoveOf(snap.my_sides) && !over);
   $("ask-undo").hidden = !(player && !snap.undo.free && !over && hasMoveOf(snap.my_sides) && !snap.undo.request);
   $("resign").hidden = !(player && !over);
   $("rematch").hidden = !(player && over);
