@@ -101,6 +101,15 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         page.set_default_timeout(15_000)
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # the Content-Security-Policy must never have to block anything of ours
+        page.on(
+            "console",
+            lambda m: (
+                errors.append(m.text)
+                if m.type == "error" and "Content Security Policy" in m.text
+                else None
+            ),
+        )
         page.errors = errors  # type: ignore[attr-defined]
         return page
 

@@ -150,6 +150,12 @@ def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) 
     state = api_state(server, white)
     mover = white if state["to_move"] == "white" else black
     other = black if mover is white else white
+    # the waiting player and a watcher see both dice of the roll, not one
+    expect(other.locator("svg.backgammon .die")).to_have_count(2)
+    watcher = new_page()
+    watcher.goto(server.url + str(host.get_attribute("[data-watch-link]", "href")))
+    expect(watcher.locator("svg.backgammon .die")).to_have_count(2)
+    expect(watcher.locator("svg.backgammon .die.used")).to_have_count(0)
     mover.fill("#move-input", state["legal"][0])
     mover.press("#move-input", "Enter")
     for p in (white, black):
@@ -198,3 +204,15 @@ def test_phone_sized_screen(server: Server, new_page: Callable[..., Page]) -> No
     page.tap("#turn-done")
     expect(page.locator("#move-list li.move").first).to_have_text("8/5 6/5")
     shot(page, "backgammon-phone")
+
+
+def test_a_won_game_offers_no_undo(server: Server, new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    start(page, server, "W[1x1] B[6x5,5x5,4x5] w 61")
+    expect(page.locator("#undo")).to_be_hidden()
+    page.fill("#move-input", "1/off")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#undo")).to_be_hidden()
+    expect(page.locator("#rematch")).to_be_visible()
+    assert not page.errors  # type: ignore[attr-defined]

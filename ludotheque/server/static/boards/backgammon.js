@@ -272,7 +272,8 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     const dice = snap.extra.dice;
     if (!dice) return;
     const all = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [dice[0], dice[1]];
-    const left = interactive && turn ? [...turn.dice_left] : all;
+    // a copy either way: the marking below takes dice out of it
+    const left = interactive && turn ? [...turn.dice_left] : [...all];
     const used = all.map((d) => {
       const i = left.indexOf(d);
       if (i >= 0) {
