@@ -42,6 +42,8 @@ def test_placing_and_rotating(server: Server, new_page: Callable[..., Page]) -> 
     page = new_page()
     start(page, server)
     expect_position(page, START)
+    # one Undo at a time: nothing of this turn to take back yet, so only the panel's may show
+    expect(page.locator("#turn-undo")).to_be_hidden()
     cell(page, "e5")
     expect(page.locator("svg.defiance g.dir")).to_have_count(8)
     shot(page, "defiance-directions")
@@ -58,6 +60,7 @@ def test_placing_and_rotating(server: Server, new_page: Callable[..., Page]) -> 
     cell(page, "e5")
     expect(page.locator("svg.defiance g.dir")).to_have_count(7)
     direction(page, "E")
+    expect(page.locator("#turn-undo")).to_have_text("Take back this step")
     page.click("#turn-undo")  # undo inside the turn
     expect(page.locator("svg.defiance g.dir")).to_have_count(0)
     cell(page, "e5")

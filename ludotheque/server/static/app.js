@@ -31,7 +31,8 @@ function ask(message) {
 function onTurn({ canFinish, canUndo, hidden, labels }) {
   $("turn-controls").hidden = Boolean(hidden);
   $("turn-done").disabled = !canFinish;
-  $("turn-undo").disabled = !canUndo;
+  // only while part of a turn can be taken back: never beside the panel's Undo for nothing
+  $("turn-undo").hidden = !canUndo;
   if (labels) {
     $("turn-done").textContent = labels.done;
     $("turn-undo").textContent = labels.undo;

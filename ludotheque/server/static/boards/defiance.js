@@ -101,7 +101,7 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
   }
 
   function labels() {
-    return { done: t("dd.end_turn"), undo: t("play.undo") };
+    return { done: t("dd.end_turn"), undo: t("dd.undo_step") };
   }
 
   async function chooseAction(text) {
