@@ -35,10 +35,6 @@ def _half(state: BackgammonState, points: list[int], bar: tuple[int, str], top: 
     return lines
 
 
-def _numbers(points: list[int]) -> str:
-    return "".join(f"{p:>3}" for p in points)
-
-
 def render(state: BackgammonState) -> str:
     """The board, the bar in the middle, borne-off counts on the right."""
     top = list(range(13, 25))
