@@ -140,6 +140,21 @@ def test_friends_in_two_browsers_with_a_watcher(
     for p in (rebels, general, watcher):
         expect_position(p, after)
     shot(watcher, "general-watcher")
+    # the watcher has no move box; the step line names the last move too
+    expect(watcher.locator("#move-form")).to_be_hidden()
+    expect(rebels.locator("#move-form")).to_be_visible()
+    expect(watcher.locator("#step-info")).to_have_text("Move 1 of 1")
+    # a rematch offered by one player appears to the other, who accepts it
+    rebels.on("dialog", lambda d: d.accept())
+    rebels.click("#resign")
+    expect(general.locator("#rematch")).to_be_visible()
+    general.click("#rematch")
+    expect(general.locator("#seat-line")).to_have_text("You play the Rebels")
+    expect(rebels.locator("#rematch-offer")).to_be_visible()
+    expect(rebels.locator("#rematch")).to_be_hidden()
+    shot(rebels, "general-rematch-offer")
+    rebels.click("#accept-rematch")
+    expect(rebels.locator("#seat-line")).to_have_text("You play the General")
     assert not any(p.errors for p in (rebels, general, watcher))  # type: ignore[attr-defined]
 
 

@@ -15,6 +15,7 @@ let pending = false; // a move was sent and its answer has not come yet
 let previous = null; // the state before the latest one (to animate captures)
 
 let askCounter = 0;
+let rematchDeclined = false; // this player turned the opponent's rematch offer down
 const waiting = new Map(); // answers to requests the board made (one-checker moves)
 
 function ask(message) {
@@ -157,8 +158,10 @@ function render() {
   renderMoves(plies);
   $("extra").innerHTML = boardModule.describe ? boardModule.describe(snap, positionAt(plies), t) : "";
   wireVerify();
-  $("step-info").textContent =
-    plies === snap.history.length ? "" : t("play.viewing", { n: plies, total: snap.history.length });
+  // where the view is, the last move included (it used to go blank there)
+  $("step-info").textContent = snap.history.length ? t("play.viewing", { n: plies, total: snap.history.length }) : "";
+  // watchers and replays have no move to type: no box that does nothing
+  $("move-form").hidden = mode !== "play" || snap.watch;
   $("move-input").disabled = !interactive;
   $("move-submit").disabled = !interactive;
 }
@@ -204,7 +207,10 @@ function renderControls(live) {
   $("undo").hidden = !(player && snap.undo.free && hasMoveOf(snap.my_sides) && !over);
   $("ask-undo").hidden = !(player && !snap.undo.free && !over && hasMoveOf(snap.my_sides) && !snap.undo.request);
   $("resign").hidden = !(player && !over);
-  $("rematch").hidden = !(player && over);
+  // between friends, the one who did not ask first sees the other's offer
+  const offered = player && over && snap.mode === "friend" && snap.rematch && !rematchDeclined;
+  $("rematch-offer").hidden = !offered;
+  $("rematch").hidden = !(player && over) || offered;
   const request = snap.undo.request;
   const box = $("undo-request");
   if (player && request && !snap.undo.free) {
@@ -320,6 +326,11 @@ $("resign").addEventListener("click", () => {
   if (window.confirm(t("play.resign_confirm"))) send({ type: "resign" });
 });
 $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+$("accept-rematch").addEventListener("click", () => send({ type: "rematch" }));
+$("decline-rematch").addEventListener("click", () => {
+  rematchDeclined = true;
+  render();
+});
 $("copy-position").addEventListener("click", async () => {
   const text = positionAt(shownPlies());
   try {
