@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
             await bus.close()
             if pool is not None:
                 pool.close()
+            service.close()
             engine.dispose()
 
     app = FastAPI(title="Ludothèque", lifespan=lifespan)

@@ -18,6 +18,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -144,10 +145,18 @@ class GameService:
         self.seat_cache: dict[str, tuple[str, str]] = {}
         self.loading: dict[str, asyncio.Future[GameSession]] = {}
         self.bus.subscribe("game", self._heard)
+        # SQLite has one writer at a time: one thread for it (more would only wait on its lock)
+        sqlite = (
+            sessions.kw.get("bind") is not None and sessions.kw["bind"].dialect.name == "sqlite"
+        )
+        self.executor = ThreadPoolExecutor(1 if sqlite else 8, thread_name_prefix="ludotheque-db")
 
-    async def _db(self, fn: Callable[[], T]) -> T:
+    async def run_db(self, fn: Callable[[], T]) -> T:
         """Run database work in a thread, so that the event loop never waits on it."""
-        return await asyncio.to_thread(fn)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False)
 
     # -- creating and finding games --------------------------------------------------------
 
@@ -264,7 +273,7 @@ class GameService:
                     row = db.get(SeatRow, digest)
                     return None if row is None else (row.game_id, row.side)
 
-            found = await self._db(lookup)
+            found = await self.run_db(lookup)
             if found is None:
                 raise GameError("this link does not open any game", "bad-token", 404)
             if len(self.seat_cache) > 100_000:
@@ -309,7 +318,7 @@ class GameService:
                 ).all()
                 return row, list(events)
 
-        row, events = await self._db(read)
+        row, events = await self.run_db(read)
         if row is None:
             raise GameError("there is no such game", "not-found", 404)
         record = Record.new(
@@ -339,7 +348,7 @@ class GameService:
                     ).all()
                 )
 
-        events = await self._db(read)
+        events = await self.run_db(read)
         if session.seq != seq:  # another refresh of this process came first
             return False
         for ev in events:
@@ -384,7 +393,7 @@ class GameService:
                     ).all()
                 )
 
-        rows = await self._db(read)
+        rows = await self.run_db(read)
         return [
             {
                 "id": r.id,
@@ -471,7 +480,7 @@ class GameService:
                 db.commit()
 
         try:
-            await self._db(write)
+            await self.run_db(write)
         except IntegrityError:
             raise Conflict from None
         session.seq += len(events)
@@ -713,7 +722,7 @@ class GameService:
                 )
 
         count = 0
-        for game_id in await self._db(read):
+        for game_id in await self.run_db(read):
             count += await self.abandon(await self.get(game_id))
         return count
 
@@ -768,7 +777,7 @@ class GameService:
                     except IntegrityError:  # registered at the same instant elsewhere
                         db.rollback()
 
-        await self._db(register)
+        await self.run_db(register)
         return await self.get(rematch_id), new_token_value
 
     # -- the computer ----------------------------------------------------------------------
@@ -813,7 +822,7 @@ class GameService:
                     ).all()
                 )
 
-        for game_id in await self._db(read):
+        for game_id in await self.run_db(read):
             session = await self.get(game_id)
             async with session.lock:
                 await self._store(session, [])

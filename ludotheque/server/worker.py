@@ -137,7 +137,7 @@ class Worker:
         """Serve jobs until ``stop`` is set."""
         while not stop.is_set():
             try:
-                job = await asyncio.to_thread(self.claim)
+                job = await self.service.run_db(self.claim)
             except Exception:
                 log.exception("the job queue could not be read; trying again")
                 await self._sleep(stop, 1.0)
@@ -146,7 +146,7 @@ class Worker:
                 await self.handle(job)
                 continue
             try:
-                ready = await asyncio.to_thread(self.next_ready)
+                ready = await self.service.run_db(self.next_ready)
             except Exception:
                 ready = None
             delay = 1.0 if ready is None else min(1.0, max(0.0, ready - time.time()))
@@ -169,8 +169,9 @@ class Worker:
             await self._handle(job)
         except Exception as exc:
             log.exception("computer move for game %s failed (try %d)", job.game_id, job.attempts)
+            error = f"{type(exc).__name__}: {exc}"
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(self._retry, job, f"{type(exc).__name__}: {exc}")
+                await self.service.run_db(lambda: self._retry(job, error))
         finally:
             beat.cancel()
             self.current = None
@@ -179,18 +180,18 @@ class Worker:
         while True:
             await asyncio.sleep(self.settings.job_heartbeat)
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(self._renew, job)
+                await self.service.run_db(lambda: self._renew(job))
 
     async def _handle(self, job: Job) -> None:
         try:
             session = await self.service.get(job.game_id)
         except GameError:
-            await asyncio.to_thread(self._end, job, "failed", "no such game")
+            await self.service.run_db(lambda: self._end(job, "failed", "no such game"))
             return
         async with session.lock:
             await self.service.refresh(session)
             if session.seq != job.seq or not session.computer_due:
-                await asyncio.to_thread(self._end, job, "done", "obsolete")
+                await self.service.run_db(lambda: self._end(job, "done", "obsolete"))
                 return
             record_json = session.record.to_json(reveal_seed=False)
             ply = session.ply
@@ -214,4 +215,4 @@ class Worker:
             job.game_id, job.seq, move, done=lambda db: self._close(db, job, "done")
         )
         if not played:
-            await asyncio.to_thread(self._end, job, "done", "obsolete")
+            await self.service.run_db(lambda: self._end(job, "done", "obsolete"))
