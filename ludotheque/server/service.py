@@ -144,6 +144,8 @@ class GameService:
         self.games: dict[str, GameSession] = {}
         self.seat_cache: dict[str, tuple[str, str]] = {}
         self.loading: dict[str, asyncio.Future[GameSession]] = {}
+        self.heard_while_loading: dict[str, int] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
         self.bus.subscribe("game", self._heard)
         # SQLite has one writer at a time: one thread for it (more would only wait on its lock)
         sqlite = (
@@ -294,6 +296,10 @@ class GameService:
                 try:
                     session = await self._load(game_id)
                     self.games[game_id] = session
+                    # a change announced while the log was being read may not be in it
+                    if self.heard_while_loading.pop(game_id, -1) > session.seq:
+                        async with session.lock:
+                            await self.refresh(session)
                     future.set_result(session)
                 except BaseException as exc:
                     future.set_exception(exc)
@@ -301,6 +307,7 @@ class GameService:
                     raise
                 finally:
                     del self.loading[game_id]
+                    self.heard_while_loading.pop(game_id, None)
         session.last_used = time.monotonic()
         return session
 
@@ -335,7 +342,10 @@ class GameService:
         return session
 
     async def refresh(self, session: GameSession) -> bool:
-        """Catch up with the log (changes made by other processes); whether anything came."""
+        """Catch up with the log (changes made by other processes); whether anything came.
+        What came is announced to this process's sockets (once the caller lets go of the
+        game), whoever asked for the refresh: a process that lost a race tells its sockets
+        of the winner's move too."""
         seq = session.seq
 
         def read() -> list[EventRow]:
@@ -354,18 +364,29 @@ class GameService:
         for ev in events:
             _replay(session, ev.kind, ev.data)
             session.seq = ev.seq + 1
+        if events:
+            task = asyncio.get_running_loop().create_task(self._announce(session))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
         return bool(events)
 
     async def _heard(self, payload: str) -> None:
         """A change announced on the bus: refresh the game if this process holds it."""
         game_id, _, seq_text = payload.partition(" ")
+        if not seq_text.isdigit():
+            return
+        seq = int(seq_text)
         session = self.games.get(game_id)
-        if session is None or not seq_text.isdigit() or session.seq >= int(seq_text):
+        if session is None:
+            if game_id in self.loading:  # being read: catch up once it is read
+                self.heard_while_loading[game_id] = max(
+                    seq, self.heard_while_loading.get(game_id, -1)
+                )
+            return
+        if session.seq >= seq:
             return
         async with session.lock:
-            changed = await self.refresh(session)
-        if changed:
-            await self._announce(session)
+            await self.refresh(session)
 
     def forget_idle(self) -> int:
         """Drop the games nobody used for ``idle_seconds`` (they are rebuilt on demand)."""
