@@ -105,7 +105,7 @@ def _training_tool():  # type: ignore[no-untyped-def]
     return module
 
 
-def test_the_training_tool_learns_and_measures() -> None:
+def test_the_training_tool_learns() -> None:
     tool = _training_tool()
     net = Network.random(8, np.random.default_rng(2))
     before = net.w1.copy()
@@ -113,5 +113,33 @@ def test_the_training_tool_learns_and_measures() -> None:
     plays = tool.train_game(trainer, random.Random(3), 0.1, 0)
     assert plays > 10
     assert not np.allclose(before, net.w1)
-    share = tool.versus(net, Network.random(8, np.random.default_rng(4)), 2, 1)
-    assert share in (0.0, 0.5, 1.0)
+
+
+def test_the_training_tool_measures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``versus`` credits the wins to the right network on both colours, and a seed replays
+    the same match. 20 games of the shipped network against an untrained one take ~0.1 s."""
+    tool = _training_tool()
+    seen: list[tuple[int, int, tuple[int, int]]] = []
+    real_best_leaf = tool.best_leaf
+
+    def recording(
+        net: Network, me: int, opp: int, roll: tuple[int, int], cap: int
+    ) -> tuple[int, int]:
+        seen.append((me, opp, roll))
+        return real_best_leaf(net, me, opp, roll, cap)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(tool, "best_leaf", recording)
+    strong, weak = shipped(), Network.random(8, np.random.default_rng(4))
+    # the shipped network crushes an untrained one, whichever of the two is named first
+    share = tool.versus(strong, weak, 20, 1)
+    assert share >= 0.9
+    match = list(seen)
+    assert len(match) > 20 * 10  # every game was played out, play by play
+    assert tool.versus(weak, strong, 20, 1) <= 0.1
+    # the same seed replays the same match, roll for roll; another seed plays another one
+    seen.clear()
+    assert tool.versus(strong, weak, 20, 1) == share
+    assert seen == match
+    seen.clear()
+    tool.versus(strong, weak, 20, 2)
+    assert seen != match

@@ -128,8 +128,15 @@ def test_two_on_the_bar_must_both_enter(game: BackgammonGame) -> None:
 
 @BOTH
 def test_entry_on_point_25_minus_die(game: BackgammonGame) -> None:
+    # black holds its 6 (our 19), not our 21 or 22: the 4 enters on 21, the 3 on 22
     s = game.parse_position("W[bar,6x5] B[6x2] w 43")
-    assert {str(st.dst) for m in s.legal_moves() for st in m.steps[:1]} <= {"21", "22"}
+    entries = {(m.steps[0].src, m.steps[0].dst) for m in s.legal_moves()}
+    assert entries == {(25, 21), (25, 22)}
+    # bar/21 21/18 is the same play as bar/22 22/18 (same position), so it is listed once
+    assert plays(game, s.position()) == {"bar/22 22/18", "bar/22 6/2", "bar/21 6/3"}
+    # with our 21 blocked only the 3 enters, on 22
+    blocked = game.parse_position("W[bar,6x5] B[4x2] w 43")
+    assert {(m.steps[0].src, m.steps[0].dst) for m in blocked.legal_moves()} == {(25, 22)}
 
 
 @BOTH

@@ -140,11 +140,25 @@ def test_rebel_surrounding_the_general_does_not_remove_him(game: GeneralGame) ->
 
 
 def test_general_does_not_capture_by_standing_still(game: GeneralGame) -> None:
-    # he stands between b3 and d3 after the rebels' move; on his turn, moving away takes nothing
-    s = game.parse_position("c3 b3,d2,a1,a2,e1,e2 r 1").play("d2-d3")
+    # After d2-d3 he stands between b3 and d3 (row 3), and a3/c1 flank b2 (diagonal c1-b2-a3).
+    # Only a move *landing* between two rebels captures: stepping away from b3/d3 takes nothing,
+    # stepping to b2 takes a3+c1. By hand, for each of his six free neighbours:
+    #   b2: c1-b2-a3 both rebels -> captures a3,c1 (a2-b2-c2, b1-b2-b3, a1-b2-c3: one end empty)
+    #   b4, c2, c4, d2, d4: every line through them has an empty end (c3 is empty once he left)
+    s = game.parse_position("c3 b3,d2,a3,c1,e1,e2 r 1").play("d2-d3")
+    assert s.general == "c3" and sorted(s.rebels) == ["a3", "b3", "c1", "d3", "e1", "e2"]
+    captures = {str(m): m.captured_points() for m in s.legal_moves()}
+    assert captures == {
+        "c3-b2xa3c1": ["a3", "c1"],
+        "c3-b4": [],
+        "c3-c2": [],
+        "c3-c4": [],
+        "c3-d2": [],
+        "c3-d4": [],
+    }
+    # and b3, d3 survive every one of his moves
     for m in s.legal_moves():
-        if m.dst != 12:
-            assert "b3" not in m.captured_points() or m.end != 12
+        assert {"b3", "d3"} <= set(s.play(m).rebels)
 
 
 def test_capture_needs_three_consecutive_points_of_one_line(game: GeneralGame) -> None:
