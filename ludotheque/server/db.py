@@ -131,10 +131,11 @@ def is_sqlite(url: str) -> bool:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine, with WAL and foreign keys for SQLite, and connections checked before use
-    (a database restart or a dropped connection is survived)."""
+    """An engine, with WAL and foreign keys for SQLite. Connections are not pinged before
+    each use (a round trip per move): a connection the database dropped fails once, and the
+    pool then replaces every connection of that generation."""
     connect_args: dict[str, Any] = {}
-    options: dict[str, Any] = {"pool_pre_ping": True}
+    options: dict[str, Any] = {"pool_recycle": 1800}
     if is_sqlite(url):
         connect_args["check_same_thread"] = False
     else:

@@ -385,6 +385,11 @@ class GameService:
             return
         if session.seq >= seq:
             return
+        if session.clients == 0 and not session.lock.locked():
+            # nobody here is looking: forget it rather than read every move of it (it is
+            # rebuilt from the log if it is asked for again)
+            del self.games[game_id]
+            return
         async with session.lock:
             await self.refresh(session)
 
