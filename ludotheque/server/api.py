@@ -99,6 +99,7 @@ async def api_create(
 async def api_state(token: str, service: ServiceDep) -> dict[str, Any]:
     session, seat = await service.seat(token)
     async with session.lock:
+        await service.refresh(session)  # a move just made on another process is in it
         return snapshot(session, seat)
 
 
