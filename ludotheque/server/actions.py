@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-from .service import GameError, GameService, GameSession
+from .service import GameError, GameService, GameSession, say
 from .snapshot import snapshot
 
 
@@ -113,7 +113,10 @@ def validated(model: type[M], message: dict[str, Any]) -> M:
     try:
         return model.model_validate(message)
     except ValidationError as exc:
-        raise GameError(f"malformed request: {describe(exc)}", "bad-request", 400) from None
+        raise GameError(
+            say("malformed request: {text}", "requête mal formée : {text}", text=describe(exc)),
+            "bad-request", 400,
+        ) from None  # fmt: skip
 
 
 def describe(exc: ValidationError) -> str:

@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field
 
 from .actions import ACTIONS, Action, Seat, perform, validated
 from .guard import RateLimits, origin_allowed, read_json
-from .service import BOTH, WATCH, GameError, GameService, GameSession
+from .i18n import pick_language
+from .service import BOTH, WATCH, GameError, GameService, GameSession, Text, say
 from .settings import Settings
 from .snapshot import snapshot
 
@@ -61,7 +62,12 @@ class NewGame(BaseModel):
     position: str | None = Field(default=None, max_length=2000)
 
 
-MODES_MESSAGE = "the mode is one of local, computer, friend"
+NOT_PUBLIC = Text("only finished games are public", "seules les parties finies sont publiques")
+
+
+def seat_language(conn: HTTPConnection) -> str:
+    """The language of the page that made the request (its cookie, else the browser's)."""
+    return pick_language(conn.cookies.get("lang"), conn.headers.get("accept-language"))
 
 
 async def create_game(
@@ -70,7 +76,11 @@ async def create_game(
     """Create a game for a client (counted against its creation limit)."""
     limits.check("create", address(conn))
     if spec.mode not in ("local", "computer", "friend"):
-        raise GameError(f"malformed request: mode: {MODES_MESSAGE}", "bad-request", 400)
+        raise GameError(
+            say("malformed request: mode: the mode is one of local, computer, friend",
+                "requête mal formée : le mode est l'un de local, computer, friend"),
+            "bad-request", 400,
+        )  # fmt: skip
     created = await service.create(**spec.model_dump())
     return created.session, created.seats, created.watch
 
@@ -132,7 +142,7 @@ async def api_record(token: str, service: ServiceDep) -> Response:
 async def api_public_record(game_id: str, service: ServiceDep) -> Response:
     session = await service.get(game_id)
     if not session.finished:
-        raise GameError("only finished games are public", "not-finished", 403)
+        raise GameError(NOT_PUBLIC, "not-finished", 403)
     return record_response(session)
 
 
@@ -140,7 +150,7 @@ async def api_public_record(game_id: str, service: ServiceDep) -> Response:
 async def api_public_state(game_id: str, service: ServiceDep) -> dict[str, Any]:
     session = await service.get(game_id)
     if not session.finished:
-        raise GameError("only finished games are public", "not-finished", 403)
+        raise GameError(NOT_PUBLIC, "not-finished", 403)
     return snapshot(session, WATCH)
 
 
@@ -228,7 +238,13 @@ async def websocket(
         try:
             session, seat = await service.seat(token)
         except GameError as exc:
-            await socket.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            await socket.send_json(
+                {
+                    "type": "error",
+                    "code": exc.code,
+                    "message": exc.in_language(seat_language(socket)),
+                }
+            )
             await socket.close(code=4404 if exc.status == 404 else 4400)
             return
         hub.join(session, socket, seat)
@@ -269,7 +285,11 @@ async def handle(
             return
         action = ACTIONS.get(kind) if isinstance(kind, str) else None
         if action is None:
-            raise GameError(f"unknown message type {str(kind)[:40]!r}", "bad-request", 400)
+            raise GameError(
+                say("unknown message type {kind!r}", "type de message inconnu {kind!r}",
+                    kind=str(kind)[:40]),
+                "bad-request", 400,
+            )  # fmt: skip
         if action.changes:
             limits.check("change", address(socket))
         result = await perform(action, seat, message)
@@ -283,8 +303,14 @@ async def handle(
     except Exception as exc:
         if not isinstance(exc, GameError):
             log.exception("a message failed: %.200r", raw)
-            exc = GameError("the server could not do this; nothing was changed", "internal", 500)
-        reply: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
+            exc = GameError(
+                say("the server could not do this; nothing was changed",
+                    "le serveur n'a pas pu le faire ; rien n'a changé"),
+                "internal", 500,
+            )  # fmt: skip
+        reply: dict[str, Any] = {
+            "type": "error", "code": exc.code, "message": exc.in_language(seat_language(socket)),
+        }  # fmt: skip
         retry = getattr(exc, "retry_after", None)
         if retry is not None:
             reply["retry_after"] = retry

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from .actions import describe
-from .api import Hub, live
+from .api import Hub, live, seat_language
 from .api import router as api_router
 from .bus import make_bus
 from .computer import ComputerPool
@@ -91,13 +91,15 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.add_middleware(Guard, max_body=settings.max_body)
 
     @app.exception_handler(GameError)
-    async def game_error(_request: Request, exc: GameError) -> JSONResponse:
+    async def game_error(request: Request, exc: GameError) -> JSONResponse:
         headers = {}
         retry = getattr(exc, "retry_after", None)
         if retry is not None:
             headers["Retry-After"] = str(retry)
         return JSONResponse(
-            {"detail": exc.message, "code": exc.code}, status_code=exc.status, headers=headers
+            {"detail": exc.in_language(seat_language(request)), "code": exc.code},
+            status_code=exc.status,
+            headers=headers,
         )
 
     @app.exception_handler(RequestValidationError)

@@ -24,7 +24,7 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .service import GameError
+from .service import GameError, say
 
 SECURITY_HEADERS = [
     (
@@ -67,22 +67,35 @@ def read_json(raw: str | bytes, max_bytes: int, max_depth: int) -> dict[str, Any
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if max_bytes and size > max_bytes:
         raise GameError(
-            f"this message is too large ({size} bytes; {max_bytes} at most)", "too-large", 413
-        )
+            say("this message is too large ({size} bytes; {most} at most)",
+                "ce message est trop long ({size} octets ; {most} au plus)",
+                size=size, most=max_bytes),
+            "too-large", 413,
+        )  # fmt: skip
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
-        raise GameError("malformed message (not UTF-8 text)", "bad-request", 400) from None
+        raise GameError(
+            say("malformed message (not UTF-8 text)", "message mal formé (pas du texte UTF-8)"),
+            "bad-request", 400,
+        ) from None  # fmt: skip
     if max_depth and nesting_depth(text) > max_depth:
         raise GameError(
-            f"malformed message: nested more than {max_depth} levels deep", "bad-request", 400
-        )
+            say("malformed message: nested more than {depth} levels deep",
+                "message mal formé : imbriqué sur plus de {depth} niveaux", depth=max_depth),
+            "bad-request", 400,
+        )  # fmt: skip
     try:
         message = json.loads(text) if text.strip() else {}
     except (ValueError, RecursionError):
-        raise GameError("malformed message (JSON)", "bad-request", 400) from None
+        raise GameError(say("malformed message (JSON)", "message mal formé (JSON)"),
+                        "bad-request", 400) from None  # fmt: skip
     if not isinstance(message, dict):
-        raise GameError("malformed message: a JSON object was expected", "bad-request", 400)
+        raise GameError(
+            say("malformed message: a JSON object was expected",
+                "message mal formé : un objet JSON était attendu"),
+            "bad-request", 400,
+        )  # fmt: skip
     return message
 
 
@@ -102,7 +115,11 @@ class RateLimits:
         import time
 
         retry = max(1, math.ceil(stats.reset_time - time.time()))
-        error = GameError(f"too many requests: wait {retry} s and try again", "rate-limited", 429)
+        error = GameError(
+            say("too many requests: wait {retry} s and try again",
+                "trop de requêtes : attendez {retry} s et réessayez", retry=retry),
+            "rate-limited", 429,
+        )  # fmt: skip
         error.retry_after = retry  # type: ignore[attr-defined]
         raise error
 

@@ -52,7 +52,9 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
 
 
 def error_page(request: Request, exc: GameError) -> HTMLResponse:
-    return page(request, "error.html", status=exc.status, message=exc.message)
+    return page(
+        request, "error.html", status=exc.status, message=exc.in_language(language(request))
+    )
 
 
 router = APIRouter()

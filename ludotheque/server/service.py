@@ -46,18 +46,52 @@ Extra = Callable[[Session], None]
 T = TypeVar("T")
 
 
-class GameError(Exception):
-    """A refused request: ``status`` is the HTTP status, ``code`` a stable word for clients."""
+@dataclass(frozen=True)
+class Text:
+    """A message a player may read, in English and French: both are written where the
+    message is raised (one source for each message); ``{name}`` takes ``params``."""
 
-    def __init__(self, message: str, code: str, status: int) -> None:
-        super().__init__(message)
-        self.message = message
+    en: str
+    fr: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __call__(self, lang: str = "en") -> str:
+        template = self.fr if lang == "fr" else self.en
+        return template.format(**self.params)
+
+
+def say(en: str, fr: str, **params: Any) -> Text:
+    """A message in both languages (see ``Text``)."""
+    return Text(en, fr, params)
+
+
+class GameError(Exception):
+    """A refused request: ``status`` is the HTTP status, ``code`` a stable word for clients,
+    ``text`` the message in both languages (``message`` is the English one)."""
+
+    def __init__(self, message: str | Text, code: str, status: int) -> None:
+        self.text = message if isinstance(message, Text) else Text(message, message)
+        self.message = self.text("en")
+        super().__init__(self.message)
         self.code = code
         self.status = status
+
+    def in_language(self, lang: str) -> str:
+        return self.text(lang)
 
 
 class Conflict(Exception):
     """Another process wrote at this place of the game's log first."""
+
+
+NO_GAME = Text("there is no such game", "cette partie n'existe pas")
+NOTHING_TO_UNDO = Text(
+    "there is no move of yours to take back", "vous n'avez aucun coup à reprendre"
+)
+
+
+def _bad_position(exc: Exception) -> Text:
+    return say("invalid position: {text}", "position invalide : {text}", text=str(exc))
 
 
 def new_token() -> str:
@@ -124,7 +158,8 @@ class Created:
 
 def engine_error(exc: Exception) -> GameError:
     """An engine's refusal as a request's refusal (the engine's message, a 422)."""
-    return GameError(str(exc) or "this is not allowed by the rules", "illegal", 422)
+    text = str(exc) or "this is not allowed by the rules"
+    return GameError(say("{text}", "refusé par les règles : {text}", text=text), "illegal", 422)
 
 
 class GameService:
@@ -177,27 +212,46 @@ class GameService:
         raises ``GameError`` for anything unknown or invalid."""
         if game not in available():
             raise GameError(
-                f"unknown game {game!r}; the games are {', '.join(available())}",
+                say("unknown game {game!r}; the games are {games}",
+                    "jeu inconnu {game!r} ; les jeux sont {games}",
+                    game=game, games=", ".join(available())),
                 "unknown-game", 404,
             )  # fmt: skip
         try:
             g = load(game, ruleset)
         except UnknownGame as exc:
-            raise GameError(str(exc), "unknown-ruleset", 400) from None
+            raise GameError(
+                say("unknown ruleset: {text}", "variante inconnue : {text}", text=str(exc)),
+                "unknown-ruleset", 400,
+            ) from None  # fmt: skip
         if mode not in MODES:
-            raise GameError(f"the mode is one of {', '.join(MODES)}", "bad-mode", 400)
+            raise GameError(
+                say("the mode is one of {modes}", "le mode est l'un de {modes}",
+                    modes=", ".join(MODES)),
+                "bad-mode", 400,
+            )  # fmt: skip
         if side is not None and side not in g.sides:
-            raise GameError(f"{game} has sides {', '.join(g.sides)}", "bad-side", 400)
+            raise GameError(
+                say("{game} has sides {sides}", "les camps de {game} sont {sides}",
+                    game=game, sides=", ".join(g.sides)),
+                "bad-side", 400,
+            )  # fmt: skip
         if position is not None and mode == "friend":
             raise GameError(
-                "games from a position are for one screen or against the computer",
+                say("games from a position are for one screen or against the computer",
+                    "une partie depuis une position se joue à un écran ou contre "
+                    "l'ordinateur"),
                 "bad-mode", 400,
             )  # fmt: skip
         computer_side = None
         if mode == "computer":
             level = level or "medium"
             if level not in LEVELS:
-                raise GameError(f"the level is one of {', '.join(LEVELS)}", "bad-level", 400)
+                raise GameError(
+                    say("the level is one of {levels}", "le niveau est l'un de {levels}",
+                        levels=", ".join(LEVELS)),
+                    "bad-level", 400,
+                )  # fmt: skip
             human = side or g.sides[0]
             computer_side = g.opponent(human)
         else:
@@ -205,9 +259,9 @@ class GameService:
         try:
             record = Record.new(g, start=position or None)
         except InvalidPosition as exc:
-            raise GameError(f"invalid position: {exc}", "invalid-position", 422) from None
+            raise GameError(_bad_position(exc), "invalid-position", 422) from None
         except ValueError as exc:  # an engine's bare error is still the position's fault
-            raise GameError(f"invalid position: {exc}", "invalid-position", 422) from None
+            raise GameError(_bad_position(exc), "invalid-position", 422) from None
         players: dict[str, str] = {
             s: (level or "medium") if s == computer_side else "human" for s in g.sides
         }
@@ -265,7 +319,8 @@ class GameService:
     async def seat(self, token: str) -> tuple[GameSession, str]:
         """The game and seat (a side, ``both`` or ``watch``) that ``token`` opens."""
         if not isinstance(token, str) or not token or len(token) > 200:
-            raise GameError("this link is not valid", "bad-token", 404)
+            raise GameError(say("this link is not valid", "ce lien n'est pas valide"),
+                            "bad-token", 404)  # fmt: skip
         digest = token_hash(token)
         found = self.seat_cache.get(digest)
         if found is None:
@@ -277,7 +332,10 @@ class GameService:
 
             found = await self.run_db(lookup)
             if found is None:
-                raise GameError("this link does not open any game", "bad-token", 404)
+                raise GameError(
+                    say("this link does not open any game", "ce lien n'ouvre aucune partie"),
+                    "bad-token", 404,
+                )  # fmt: skip
             if len(self.seat_cache) > 100_000:
                 self.seat_cache.clear()
             self.seat_cache[digest] = found
@@ -313,7 +371,7 @@ class GameService:
 
     async def _load(self, game_id: str) -> GameSession:
         if not isinstance(game_id, str) or len(game_id) > 32:
-            raise GameError("there is no such game", "not-found", 404)
+            raise GameError(NO_GAME, "not-found", 404)
 
         def read() -> tuple[GameRow | None, list[EventRow]]:
             with self.sessions() as db:
@@ -327,7 +385,7 @@ class GameService:
 
         row, events = await self.run_db(read)
         if row is None:
-            raise GameError("there is no such game", "not-found", 404)
+            raise GameError(NO_GAME, "not-found", 404)
         record = Record.new(
             load(row.game, row.ruleset), start=row.start, players=dict(row.players),
             seed=row.seed or None,
@@ -560,7 +618,9 @@ class GameService:
             restore()
             await self.refresh(session)
             raise GameError(
-                "the game changed meanwhile (another move came first); nothing was played",
+                say("the game changed meanwhile (another move came first); nothing was played",
+                    "la partie a changé entre-temps (un autre coup est arrivé d'abord) ; rien "
+                    "n'a été joué"),
                 "stale", 409,
             ) from None  # fmt: skip
         except BaseException:
@@ -577,7 +637,11 @@ class GameService:
                 await self.refresh(session)  # the client may know of a move made elsewhere
             self._check_turn(session, seat, ply)
             if not isinstance(move, str) or len(move) > 400:
-                raise GameError("a move is written in notation, as text", "bad-move", 400)
+                raise GameError(
+                    say("a move is written in notation, as text",
+                        "un coup s'écrit en notation, comme du texte"),
+                    "bad-move", 400,
+                )  # fmt: skip
 
             def change() -> list[Event]:
                 record = session.record
@@ -592,26 +656,44 @@ class GameService:
 
     def _check_turn(self, session: GameSession, seat: str, ply: Any) -> None:
         if seat == WATCH:
-            raise GameError("watchers cannot move", "not-your-seat", 403)
+            raise GameError(say("watchers cannot move", "les spectateurs ne jouent pas"),
+                            "not-your-seat", 403)  # fmt: skip
         if session.finished:
             over = session.record.outcome()
             assert over is not None
-            raise GameError(f"the game is over ({over.reason})", "game-over", 409)
+            raise GameError(
+                say("the game is over ({reason})", "la partie est finie ({reason})",
+                    reason=over.reason),
+                "game-over", 409,
+            )  # fmt: skip
         if not isinstance(ply, int) or isinstance(ply, bool):
-            raise GameError("a move must say which ply it answers (an integer)", "bad-ply", 400)
+            raise GameError(
+                say("a move must say which ply it answers (an integer)",
+                    "un coup doit dire à quel demi-coup il répond (un entier)"),
+                "bad-ply", 400,
+            )  # fmt: skip
         if ply != session.ply:
             raise GameError(
-                "this move answers an older position: the game has moved on "
-                f"(ply {session.ply}, not {ply}); nothing was played",
+                say("this move answers an older position: the game has moved on "
+                    "(ply {now}, not {ply}); nothing was played",
+                    "ce coup répond à une position dépassée : la partie a avancé "
+                    "(demi-coup {now}, pas {ply}) ; rien n'a été joué",
+                    now=session.ply, ply=ply),
                 "stale", 409,
             )  # fmt: skip
         to_move = session.record.state.to_move
         if to_move == CHANCE or to_move is None:
-            raise GameError("it is nobody's turn to move", "not-your-turn", 409)
+            raise GameError(say("it is nobody's turn to move", "ce n'est au tour de personne"),
+                            "not-your-turn", 409)  # fmt: skip
         if seat != BOTH and seat != to_move:
-            raise GameError(f"it is the {to_move}' turn, not yours", "not-your-turn", 409)
+            raise GameError(
+                say("it is the {side}' turn, not yours", "c'est au tour des {side}, pas au vôtre",
+                    side=to_move),
+                "not-your-turn", 409,
+            )  # fmt: skip
         if session.mode == "computer" and to_move == session.computer_side:
-            raise GameError("it is the computer's turn", "not-your-turn", 409)
+            raise GameError(say("it is the computer's turn", "c'est au tour de l'ordinateur"),
+                            "not-your-turn", 409)  # fmt: skip
 
     def partial(self, session: GameSession, seat: str, request: Any) -> dict[str, Any]:
         """Part of the current turn, for games whose turns have parts (backgammon's single
@@ -620,27 +702,39 @@ class GameService:
 
         adapter = board(session.game)
         if not hasattr(adapter, "partial"):
-            raise GameError("this game's turns have no parts", "bad-request", 400)
+            raise GameError(
+                say("this game's turns have no parts", "les tours de ce jeu n'ont pas d'étapes"),
+                "bad-request", 400,
+            )  # fmt: skip
         if not isinstance(request, dict):
-            raise GameError("malformed request", "bad-request", 400)
+            raise GameError(say("malformed request", "requête mal formée"), "bad-request", 400)
         state = session.record.state
         if session.finished or state.to_move in (None, CHANCE):
-            raise GameError("there is no turn to play now", "not-your-turn", 409)
+            raise GameError(say("there is no turn to play now", "il n'y a pas de tour à jouer"),
+                            "not-your-turn", 409)  # fmt: skip
         try:
             return dict(adapter.partial(state, request))
         except IllegalMove as exc:
-            raise GameError(str(exc), "illegal", 422) from None
+            raise engine_error(exc) from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:
-            raise GameError(f"malformed request: {exc}", "bad-request", 400) from None
+            raise GameError(
+                say("malformed request: {text}", "requête mal formée : {text}", text=str(exc)),
+                "bad-request", 400,
+            ) from None  # fmt: skip
 
     async def undo(self, session: GameSession, seat: str) -> None:
         """Take back the last move of the seat's side (and what followed). Free at one screen
         and against the computer; in friend games it needs the other player's consent."""
         async with session.lock:
             if seat == WATCH:
-                raise GameError("watchers cannot undo", "not-your-seat", 403)
+                raise GameError(say("watchers cannot undo", "les spectateurs n'annulent rien"),
+                                "not-your-seat", 403)  # fmt: skip
             if session.mode == "friend":
-                raise GameError("ask your opponent: undo needs their consent", "ask", 409)
+                raise GameError(
+                    say("ask your opponent: undo needs their consent",
+                        "demandez à votre adversaire : annuler demande son accord"),
+                    "ask", 409,
+                )  # fmt: skip
             sides = session.human_sides() if seat == BOTH else {seat}
             await self._change(session, lambda: [self._undo_to(session, sides)])
         await self._announce(session)
@@ -649,7 +743,11 @@ class GameService:
         """Take back, in memory, the last move of one of ``sides``; the event that logs it."""
         record = session.record
         if record.outcome() is not None:
-            raise GameError("a finished game is final: it cannot be taken back", "game-over", 409)
+            raise GameError(
+                say("a finished game is final: it cannot be taken back",
+                    "une partie finie est définitive : elle ne peut pas être reprise"),
+                "game-over", 409,
+            )  # fmt: skip
         states = record.states
         plies = record.plies
         mine = [  # a forced pass is not a move one would take back
@@ -658,7 +756,7 @@ class GameService:
             if kind == "move" and text != "pass" and states[i].to_move in sides
         ]
         if not mine:
-            raise GameError("there is no move of yours to take back", "nothing-to-undo", 409)
+            raise GameError(NOTHING_TO_UNDO, "nothing-to-undo", 409)
         count = len(plies) - mine[-1]
         for _ in range(count):
             record.undo()
@@ -668,12 +766,16 @@ class GameService:
     async def request_undo(self, session: GameSession, seat: str) -> None:
         async with session.lock:
             if session.mode != "friend" or seat not in session.record.game_object.sides:
-                raise GameError("undo requests are for games between friends", "bad-mode", 409)
+                raise GameError(
+                    say("undo requests are for games between friends",
+                        "les demandes d'annulation sont pour les parties entre amis"),
+                    "bad-mode", 409,
+                )  # fmt: skip
             if session.finished:
-                raise GameError("the game is over", "game-over", 409)
+                raise GameError(say("the game is over", "la partie est finie"), "game-over", 409)
             states, plies = session.record.states, session.record.plies
             if not any(k == "move" and states[i].to_move == seat for i, (k, _) in enumerate(plies)):
-                raise GameError("there is no move of yours to take back", "nothing-to-undo", 409)
+                raise GameError(NOTHING_TO_UNDO, "nothing-to-undo", 409)
 
             def change() -> list[Event]:
                 session.undo_request = seat
@@ -686,11 +788,16 @@ class GameService:
         async with session.lock:
             asker = session.undo_request
             if asker is None:
-                raise GameError("nobody asked to undo", "no-request", 409)
+                raise GameError(say("nobody asked to undo", "personne n'a demandé d'annuler"),
+                                "no-request", 409)  # fmt: skip
             if seat == asker or seat not in session.record.game_object.sides:
-                raise GameError("only the other player answers", "not-your-seat", 403)
+                raise GameError(say("only the other player answers", "seul l'autre joueur répond"),
+                                "not-your-seat", 403)  # fmt: skip
             if not isinstance(accept, bool):
-                raise GameError("answer yes or no (true or false)", "bad-answer", 400)
+                raise GameError(
+                    say("answer yes or no (true or false)", "répondez oui ou non (true ou false)"),
+                    "bad-answer", 400,
+                )  # fmt: skip
 
             def change() -> list[Event]:
                 session.undo_request = None
@@ -705,9 +812,13 @@ class GameService:
     async def resign(self, session: GameSession, seat: str) -> None:
         async with session.lock:
             if seat == WATCH:
-                raise GameError("watchers cannot resign", "not-your-seat", 403)
+                raise GameError(
+                    say("watchers cannot resign", "les spectateurs n'abandonnent pas"),
+                    "not-your-seat", 403,
+                )  # fmt: skip
             if session.finished:
-                raise GameError("the game is already over", "game-over", 409)
+                raise GameError(say("the game is already over", "la partie est déjà finie"),
+                                "game-over", 409)  # fmt: skip
             side = seat
             if seat == BOTH:
                 to_move = session.record.state.to_move
@@ -774,12 +885,20 @@ class GameService:
         derives from the old one, so asking twice gives the same link.
         """
         if seat == WATCH:
-            raise GameError("watchers cannot start a rematch", "not-your-seat", 403)
+            raise GameError(
+                say("watchers cannot start a rematch",
+                    "les spectateurs ne lancent pas de revanche"),
+                "not-your-seat", 403,
+            )  # fmt: skip
         async with session.lock:
             if not session.finished:
                 await self.refresh(session)
             if not session.finished:
-                raise GameError("finish (or resign) the game first", "not-over", 409)
+                raise GameError(
+                    say("finish (or resign) the game first",
+                        "finissez d'abord la partie (ou abandonnez)"),
+                    "not-over", 409,
+                )  # fmt: skip
             if session.rematch_id is None:
                 human = session.computer_side if session.mode == "computer" else None
                 try:
@@ -792,7 +911,12 @@ class GameService:
                     await self.refresh(session)
                     if session.rematch_id is None:
                         raise GameError(
-                            "the game changed meanwhile; try again", "stale", 409
+                            say(
+                                "the game changed meanwhile; try again",
+                                "la partie a changé entre-temps ; réessayez",
+                            ),
+                            "stale",
+                            409,
                         ) from None
                 announce = True
             else:
