@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-from .service import GameError, GameService, GameSession, say
+from .service import WATCH, GameError, GameService, GameSession, say
 from .snapshot import snapshot
 
 
@@ -88,7 +88,8 @@ async def _resign(s: Seat, _body: Body) -> None:
 
 async def _rematch(s: Seat, _body: Body) -> dict[str, Any]:
     new, token = await s.service.rematch(s.session, s.seat, s.token)
-    return {"url": f"/play/{token}", "id": new.id}
+    page = "watch" if s.seat == WATCH else "play"  # a watcher follows the rematch as one
+    return {"url": f"/{page}/{token}", "id": new.id}
 
 
 ACTIONS: dict[str, Action] = {

@@ -885,11 +885,14 @@ class GameService:
         derives from the old one, so asking twice gives the same link.
         """
         if seat == WATCH:
-            raise GameError(
-                say("watchers cannot start a rematch",
-                    "les spectateurs ne lancent pas de revanche"),
-                "not-your-seat", 403,
-            )  # fmt: skip
+            async with session.lock:
+                await self.refresh(session)
+            if session.rematch_id is None:  # watchers follow a rematch, they do not start one
+                raise GameError(
+                    say("watchers cannot start a rematch; there is none yet",
+                        "les spectateurs ne lancent pas de revanche ; il n'y en a pas encore"),
+                    "no-rematch", 409,
+                )  # fmt: skip
         async with session.lock:
             if not session.finished:
                 await self.refresh(session)

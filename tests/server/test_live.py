@@ -129,3 +129,18 @@ def test_computer_moves_are_broadcast(client: TestClient) -> None:
         while state["ply"] < 2:
             state = receive_state(ws)
         assert state["history"][1]["side"] == "general" and state["can_move"]
+
+
+def test_watchers_follow_the_rematch(client: TestClient) -> None:
+    created = new_game(client, mode="friend")
+    rebels = token_of(created["seats"]["rebels"])
+    watch = token_of(created["watch"])
+    refused = client.post(f"/api/play/{watch}/rematch")
+    assert refused.status_code == 409 and refused.json()["code"] == "no-rematch"
+    client.post(f"/api/play/{rebels}/resign")
+    assert client.post(f"/api/play/{watch}/rematch").status_code == 409  # nobody asked yet
+    client.post(f"/api/play/{rebels}/rematch")
+    follow = client.post(f"/api/play/{watch}/rematch").json()
+    assert follow["url"].startswith("/watch/")
+    view = client.get("/api/play/" + token_of(follow["url"])).json()
+    assert view["seat"] == "watch" and view["id"] == follow["id"] and view["ply"] == 0
