@@ -451,7 +451,8 @@ class GameService:
             del self.games[game_id]
             return
         async with session.lock:
-            await self.refresh(session)
+            if session.seq < seq:  # the change may be this process's own, just committed
+                await self.refresh(session)
 
     def forget_idle(self) -> int:
         """Drop the games nobody used for ``idle_seconds`` (they are rebuilt on demand)."""
