@@ -123,6 +123,7 @@ class GameSession:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_used: float = field(default_factory=time.monotonic)
     clients: int = 0  # this process's open sockets on the game (they keep it in memory)
+    history_cache: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def ply(self) -> int:

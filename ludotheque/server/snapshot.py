@@ -16,14 +16,7 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
     outcome = record.outcome()
     adapter = board(session.game)
     states = record.states
-    history = []
-    note = getattr(adapter, "note", None)
-    for i, (kind, text) in enumerate(record.plies):
-        mover = states[i].to_move
-        entry = {"kind": kind, "text": text, "side": mover, "position": states[i + 1].position()}
-        if note is not None and kind == "move":
-            entry["note"] = note(states[i], text)
-        history.append(entry)
+    history = _history(session, states)
     to_move = None if outcome is not None else state.to_move
     my_sides = set(game.sides) if seat == BOTH else ({seat} if seat in game.sides else set())
     if session.computer_side:
@@ -68,3 +61,24 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
             "rolls": list(record.chance),
         },
     }
+
+
+def _history(session: GameSession, states: list[Any]) -> list[dict[str, Any]]:
+    """The entries of the move list, kept between snapshots: a game's history only grows at
+    its end (an undo cuts it), and writing every position string again for every message was
+    a good part of each broadcast's cost."""
+    cache: list[tuple[Any, dict[str, Any]]] = session.history_cache
+    plies = session.record.plies
+    keep = 0
+    while keep < len(cache) and keep < len(plies) and cache[keep][0] is states[keep + 1]:
+        keep += 1
+    del cache[keep:]
+    note = getattr(board(session.game), "note", None)
+    for i in range(keep, len(plies)):
+        kind, text = plies[i]
+        entry = {"kind": kind, "text": text, "side": states[i].to_move,
+                 "position": states[i + 1].position()}  # fmt: skip
+        if note is not None and kind == "move":
+            entry["note"] = note(states[i], text)
+        cache.append((states[i + 1], entry))
+    return [dict(entry) for _, entry in cache]
