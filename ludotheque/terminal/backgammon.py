@@ -4,15 +4,22 @@ round to 1 (bottom right); black ``X`` the other way."""
 from __future__ import annotations
 
 from ..games.backgammon import BackgammonState
+from .style import CYAN, RED, Side, paint
 
 WHITE, BLACK = "O", "X"
 ROWS = 5  # checkers drawn per point; a taller stack shows its count in the last row
+SIDES = {"white": Side("White", style=CYAN), "black": Side("Black", style=RED)}
+_STYLE = {WHITE: CYAN, BLACK: RED}
 
 
-def _cell(stack: int, mark: str, row: int) -> str:
+def _cell(stack: int, mark: str, row: int, colour: bool = False) -> str:
     if stack > ROWS and row == ROWS - 1:
-        return f"{stack:>2}"[-2:]
-    return f" {mark}" if stack > row else "  "
+        text = f"{stack:>2}"[-2:]
+    elif stack > row:
+        text = f" {mark}"
+    else:
+        return "  "
+    return text[0] + paint(text[1:], _STYLE.get(mark, ""), colour)
 
 
 def _stack(state: BackgammonState, point: int) -> tuple[int, str]:
@@ -24,19 +31,22 @@ def _stack(state: BackgammonState, point: int) -> tuple[int, str]:
     return black, BLACK if black else " "
 
 
-def _half(state: BackgammonState, points: list[int], bar: tuple[int, str], top: bool) -> list[str]:
+def _half(
+    state: BackgammonState, points: list[int], bar: tuple[int, str], top: bool, colour: bool
+) -> list[str]:
     lines = []
     order = range(ROWS) if top else range(ROWS - 1, -1, -1)
     for row in order:
-        left = "".join(_cell(*_stack(state, p), row) + " " for p in points[:6])
-        right = "".join(_cell(*_stack(state, p), row) + " " for p in points[6:])
-        middle = _cell(bar[0], bar[1], row) + " "
+        left = "".join(_cell(*_stack(state, p), row, colour) + " " for p in points[:6])
+        right = "".join(_cell(*_stack(state, p), row, colour) + " " for p in points[6:])
+        middle = _cell(bar[0], bar[1], row, colour) + " "
         lines.append(f"|{left}|{middle} |{right}|")
     return lines
 
 
-def render(state: BackgammonState) -> str:
-    """The board, the bar in the middle, borne-off counts on the right."""
+def render(state: BackgammonState, *, colour: bool = False) -> str:
+    """The board, the bar in the middle, borne-off counts on the right (checkers in colour when
+    ``colour``)."""
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
     white, black = state.board("white"), state.board("black")
@@ -51,13 +61,17 @@ def render(state: BackgammonState) -> str:
     )
     rule = "+" + "-" * 18 + "+----+" + "-" * 18 + "+"
     lines = [head, rule]
-    lines += _half(state, top, (black[25], BLACK), top=True)
+    lines += _half(state, top, (black[25], BLACK), top=True, colour=colour)
     lines.append("|" + " " * 18 + "|    |" + " " * 18 + "|")
-    lines += _half(state, bottom, (white[25], WHITE), top=False)
+    lines += _half(state, bottom, (white[25], WHITE), top=False, colour=colour)
     lines += [rule, foot]
-    lines[2] += f"   X black: {black[0]} off"
-    lines[-3] += f"   O white: {white[0]} off"
+    lines[2] += f"   {paint(BLACK, RED, colour)} Black: {black[0]} off"
+    lines[-3] += f"   {paint(WHITE, CYAN, colour)} White: {white[0]} off"
     return "\n".join(lines)
+
+
+def _name(side: str | None) -> str:
+    return SIDES[side].name if side in SIDES else str(side)
 
 
 def status(state: BackgammonState) -> str:
@@ -68,15 +82,20 @@ def status(state: BackgammonState) -> str:
     elif state.side is None:
         turn = "opening roll"
     elif state.dice is None:
-        turn = f"{state.side} to roll"
+        turn = f"{_name(state.side)} to roll"
     else:
-        turn = f"{state.side} to play {state.dice}"
-    return f"{turn} · pips: white {pips['white']}, black {pips['black']}"
+        turn = f"{_name(state.side)} to play {state.dice}"
+    return f"{turn} · pips: White {pips['white']}, Black {pips['black']}"
 
 
 def chance_text(before: BackgammonState, after: BackgammonState, outcome: str) -> str:
-    """A line announcing a roll."""
+    """A line announcing a roll, and the pass that follows when no checker can move."""
     if before.side is None:
         w, b = outcome[1], outcome[3]
-        return f"Opening roll: white {w}, black {b}: {after.side} starts with {after.dice}"
-    return f"{before.side} rolls {outcome}"
+        starts = SIDES[str(after.side)].does("start")
+        return f"Opening roll: White {w}, Black {b}: {starts} with {after.dice}"
+    roller = SIDES[str(before.side)]
+    moves = after.legal_moves()
+    if len(moves) == 1 and moves[0].is_pass:
+        return f"{roller.does('roll')} {outcome} and cannot move: a forced pass"
+    return f"{roller.does('roll')} {outcome}"

@@ -7,15 +7,23 @@ point); key points are ``+``, other points ``·``; sector borders are drawn doub
 
 from __future__ import annotations
 
+import textwrap
+
 from ..games.defiance import DefianceState
 from ..games.defiance.geometry import FILES
 from ..games.defiance.rules import arrow
+from .style import CYAN, RED, Side, paint
 
 CELL = 3  # characters per cell
+SIDES = {
+    "rebels": Side("the Rebels", plural=True, style=RED),
+    "imperium": Side("the Imperium", style=CYAN),
+}
 
 
-def render(state: DefianceState) -> str:
-    """Cells, points, Commands, sector borders, key points, and the coordinates of both."""
+def render(state: DefianceState, *, colour: bool = False) -> str:
+    """Cells, points, Commands, sector borders, key points, and the coordinates of both (counters
+    and Commands in colour when ``colour``)."""
     geo = state.game.geo
     n, h = geo.n, geo.h
     counters = state.counters()
@@ -27,7 +35,11 @@ def render(state: DefianceState) -> str:
         row = []
         for x in range(n + 1):
             name = f"P{x}.{y}"
-            mark = commands.get(name) or ("+" if geo.is_key[geo.point(x, y)] else "·")
+            command = commands.get(name)
+            if command:
+                mark = paint(command, RED if command == "R" else CYAN, colour)
+            else:
+                mark = "+" if geo.is_key[geo.point(x, y)] else "·"
             row.append(mark)
             if x < n:
                 row.append(("═" if y == h else "─") * CELL)
@@ -39,9 +51,12 @@ def render(state: DefianceState) -> str:
         for i in range(n):
             cells.append("║" if i == h else "│")
             owner = counters.get(f"{FILES[i]}{j + 1}")
-            cells.append(
-                f"{'ri'[owner[0] == 'imperium']}{arrow(owner[1])} " if owner else " " * CELL
-            )
+            if owner:
+                imperial = owner[0] == "imperium"
+                counter = f"{'ri'[imperial]}{arrow(owner[1])}"
+                cells.append(paint(counter, CYAN if imperial else RED, colour) + " ")
+            else:
+                cells.append(" " * CELL)
         cells.append("│")
         lines.append(f"{j + 1:>2}    " + "".join(cells))
     lines.append("      " + "".join(f"  {FILES[i]} " for i in range(n)) + "  (cells)")
@@ -53,16 +68,16 @@ def status(state: DefianceState) -> str:
     controlled = state.controlled()
     progress = " ".join(f"{len(ps)}" for ps in controlled)
     sectors = sum(1 for ps in controlled if ps)
-    turn = state.side or "game over"
+    turn = f"{SIDES[state.side].name} to move" if state.side in SIDES else "game over"
     pools = state.pools
     return (
-        f"{turn} to move · pools: rebels {pools['rebels']}, imperium {pools['imperium']} · "
+        f"{turn} · pools: Rebels {pools['rebels']}, Imperium {pools['imperium']} · "
         f"rebel key points per sector: {progress} ({sectors}/4 sectors)"
     )
 
 
-def moves_text(state: DefianceState) -> str:
-    """A summary of the legal turns: whole lists are thousands long."""
+def moves_text(state: DefianceState, width: int = 80) -> str:
+    """A summary of the legal turns (whole lists are thousands long), wrapped to ``width``."""
     geo = state.game.geo
     turns = state.legal_moves()
     if not turns:
@@ -74,14 +89,21 @@ def moves_text(state: DefianceState) -> str:
     dead = state.dead_zones()
     lines = [f"{len(turns)} legal turns (action, then optionally ';' and a Command move)."]
     if places:
-        lines.append(f"  place (cell>DIR) on {len(places)} cells" + (
-            f"; dead zones: {' '.join(dead)}" if dead else ""))  # fmt: skip
+        lines.append(f"  place (cell>DIR) on {len(places)} cells")
+    if dead:
+        lines.append(f"  dead zones: {' '.join(dead)}")
     if rotations:
         lines.append(f"  rotate (cell@DIR): {' '.join(rotations)}")
     if commands:
         lines.append(f"  Command moves: {' '.join(commands)}")
     lines.append("  e.g. " + "  ".join(str(t) for t in turns[:: max(1, len(turns) // 5)][:5]))
-    return "\n".join(lines)
+    wrap = textwrap.TextWrapper(
+        width=max(width, 40),
+        subsequent_indent="      ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return "\n".join(part for line in lines for part in wrap.wrap(line))
 
 
 def _cell_key(name: str) -> tuple[int, str]:

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from ..games.general import GeneralState
 from ..games.general.board import EDGES, INDEX, NAMES
+from .style import CYAN, RED, Side, paint
 
 REBEL = "R"
 GENERAL = "G"
 EMPTY = "·"
+SIDES = {
+    "rebels": Side("the rebels", plural=True, style=RED),
+    "general": Side("the general", style=CYAN),
+}
 
 _STEP = 4  # characters between two columns of the square
 _LEFT = 4  # x of column a
@@ -63,16 +68,17 @@ def _canvas() -> list[list[str]]:
 _BLANK = _canvas()
 
 
-def render(state: GeneralState) -> str:
-    """The board with its pieces, row numbers, column letters and sanctuary labels."""
+def render(state: GeneralState, *, colour: bool = False) -> str:
+    """The board with its pieces, row numbers, column letters and sanctuary labels (the pieces
+    in colour when ``colour``)."""
     grid = [row[:] for row in _BLANK]
     rebels = set(state.rebels)
     for name in NAMES:
         line, x = _PLACE[name]
         if name == state.general:
-            mark = GENERAL
+            mark = paint(GENERAL, CYAN, colour)
         elif name in rebels:
-            mark = REBEL
+            mark = paint(REBEL, RED, colour)
         else:
             mark = EMPTY
         grid[line][x] = mark

@@ -24,8 +24,8 @@ def spawn(*args: str) -> pexpect.spawn:
 
 def test_human_against_random_with_seeded_dice(tmp_path: Path) -> None:
     child = spawn("--ruleset", "standard", "--seed", "3", "--white", "human", "--black", "random")
-    child.expect(r"Opening roll: white (\d), black (\d): (white|black) starts with (\d\d)")
-    child.expect(r"white to play (\d\d) · pips: white (\d+), black (\d+)")
+    child.expect(r"Opening roll: White (\d), Black (\d): (White|Black) starts with (\d\d)")
+    child.expect(r"White to play (\d\d) · pips: White (\d+), Black (\d+)")
     dice = child.match.group(1)
     child.expect("white> ")
     child.sendline("?")
@@ -41,9 +41,9 @@ def test_human_against_random_with_seeded_dice(tmp_path: Path) -> None:
     child.expect(r"legal moves:\r?\n(.*)\r?\n")
     first = re.split(r"  ", child.match.group(1).strip())[0]
     child.sendline(first)
-    child.expect("black rolls")
-    child.expect("black plays")
-    child.expect("white rolls")
+    child.expect("Black rolls")
+    child.expect("Black plays")
+    child.expect("White rolls")
     child.expect("white> ")
     path = f"{tmp_path}/bg.json"
     child.sendline(f"save {path}")
@@ -58,17 +58,17 @@ def test_human_against_random_with_seeded_dice(tmp_path: Path) -> None:
 
 def test_two_computers_play_a_whole_game() -> None:
     child = spawn("--white", "random", "--black", "random", "--seed", "11")
-    child.expect(r"Game over: (white|black) won \(borne-off\)", timeout=60)
+    child.expect(r"Game over: (White|Black) won \(borne-off\)", timeout=60)
     child.expect(pexpect.EOF)
 
 
 def test_start_from_a_position() -> None:
     child = spawn("--white", "human", "--black", "human", "--position", "W[6,3] B[24x2] w 55")
-    child.expect("white to play 55")
+    child.expect("White to play 55")
     child.expect("white> ")
     child.sendline("6/1 3/off")
     child.expect("only play is 'pass'")
     child.sendline("pass")
-    child.expect("black rolls")
+    child.expect("Black rolls")
     child.sendline("quit")
     child.expect(pexpect.EOF)

@@ -74,7 +74,7 @@ def test_against_the_random_computer_and_eof() -> None:
     child = spawn("general", "--rebels", "human", "--general", "random", "--seed", "7")
     child.expect("rebels> ")
     child.sendline("a2-b2")
-    child.expect("general plays c3-")
+    child.expect("the general plays c3-")
     child.expect("rebels> ")
     child.sendline("undo")  # takes back the computer's answer and my move
     child.expect("Undone: back to move 1")
@@ -88,7 +88,8 @@ def test_against_the_random_computer_and_eof() -> None:
 def test_computer_against_computer_plays_to_the_end() -> None:
     child = spawn("general", "--rebels", "random", "--general", "random", "--seed", "1")
     child.expect(
-        r"Game over: (rebels|general|draw).*\((twelve-captured|shut-in|immobilised|repetition)\)"
+        r"Game over: (the rebels won|the general won|a draw).*"
+        r"\((twelve-captured|shut-in|immobilised|repetition)\)"
     )
     child.expect(pexpect.EOF)
     child.close()
@@ -99,7 +100,7 @@ def test_against_a_level() -> None:
     child = spawn("general", "--rebels", "human", "--general", "hard", "--seed", "1")
     child.expect("rebels> ")
     child.sendline("a2-b2")
-    child.expect("general plays c3-", timeout=10)
+    child.expect("the general plays c3-", timeout=10)
     child.expect("rebels> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -117,7 +118,7 @@ def test_game_over_prompt_and_start_position() -> None:
     )
     child.expect("general> ")
     child.sendline("c2-b2xa1c3")
-    child.expect(r"Game over: general won \(twelve-captured\)")
+    child.expect(r"Game over: the general won \(twelve-captured\)")
     child.expect("game over> ")
     child.sendline("a4-a3")
     child.expect("The game is over")
