@@ -62,12 +62,12 @@ def test_dice_single_checkers_hit_undo_and_done(
     expect(page.locator("#turn-done")).to_be_enabled()
     shot(page, "backgammon-before-done")
     page.click("#turn-done")
-    expect(page.locator("#move-list li.move").first).to_have_text("8/5* 6/5")
+    expect(page.locator("#move-list .ply.move").first).to_have_text("8/5* 6/5")
     # black rolls next; with 11 it cannot enter (white holds its 24-point) and passes at once
     status = page.locator("#status")
     expect(status).to_contain_text(re.compile("(Black|White) to move"))
     if "White" in (status.text_content() or ""):
-        expect(page.locator("#move-list li.move").nth(1)).to_contain_text("pass")
+        expect(page.locator("#move-list .ply.move").nth(1)).to_contain_text("pass")
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -86,14 +86,14 @@ def test_entry_from_the_bar_and_the_move_box(server: Server, new_page: Callable[
     page.click("#turn-undo")
     page.fill("#move-input", "bar/22 13/9")
     page.press("#move-input", "Enter")
-    expect(page.locator("#move-list li.move").first).to_have_text("bar/22 13/9")
+    expect(page.locator("#move-list .ply.move").first).to_have_text("bar/22 13/9")
     shot(page, "backgammon-entered")
 
 
 def test_a_forced_pass_says_why(server: Server, new_page: Callable[..., Page]) -> None:
     page = new_page()
     start(page, server, "W[bar,24x5,6x5] B[3x2] w 31")
-    entry = page.locator("#move-list li.move").first
+    entry = page.locator("#move-list .ply.move").first
     expect(entry).to_contain_text("pass")
     expect(entry).to_contain_text("24 is full")
     expect(page.locator("#status")).to_contain_text("Black to move")
@@ -159,7 +159,7 @@ def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) 
     mover.fill("#move-input", state["legal"][0])
     mover.press("#move-input", "Enter")
     for p in (white, black):
-        expect(p.locator("#move-list li.move")).to_have_count(1)
+        expect(p.locator("#move-list .ply.move")).to_have_count(1)
     expect(other.locator("#turn-controls")).to_be_visible()
     shot(other, "backgammon-friend")
     assert mover.locator("#gnubg-id").input_value().count(":") == 1
@@ -202,7 +202,7 @@ def test_phone_sized_screen(server: Server, new_page: Callable[..., Page]) -> No
     page.tap('svg.backgammon g.pt[data-point="6"]')
     page.tap('svg.backgammon g.pt[data-point="5"]')
     page.tap("#turn-done")
-    expect(page.locator("#move-list li.move").first).to_have_text("8/5 6/5")
+    expect(page.locator("#move-list .ply.move").first).to_have_text("8/5 6/5")
     shot(page, "backgammon-phone")
 
 

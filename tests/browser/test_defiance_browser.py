@@ -55,7 +55,7 @@ def test_placing_and_rotating(server: Server, new_page: Callable[..., Page]) -> 
     expect_position(page, "10/10/10/10/10/4RN5/10/10/10/10 r39,i40 R3.3,I7.8,I8.7 i")
     page.fill("#move-input", "j10>S")
     page.press("#move-input", "Enter")
-    expect(page.locator("#move-list li")).to_have_count(2)
+    expect(page.locator("#move-list .ply")).to_have_count(2)
     # rotate: the current direction is not offered
     cell(page, "e5")
     expect(page.locator("svg.defiance g.dir")).to_have_count(7)
@@ -66,7 +66,7 @@ def test_placing_and_rotating(server: Server, new_page: Callable[..., Page]) -> 
     cell(page, "e5")
     direction(page, "E")
     page.click("#turn-done")
-    expect(page.locator("#move-list li").nth(2)).to_have_text("e5@E")
+    expect(page.locator("#move-list .ply").nth(2)).to_have_text("e5@E")
     page.click("#flat-view")
     expect(page.locator("svg.defiance")).to_have_attribute("data-view", "flat")
     shot(page, "defiance-flat")
@@ -131,7 +131,7 @@ def test_a_walled_in_rebel_command(server: Server, new_page: Callable[..., Page]
     expect(page.locator("svg.defiance .pnt .target")).to_have_count(0)
     shot(page, "defiance-walled-in")
     page.click("#turn-done")
-    expect(page.locator("#move-list li")).to_have_count(1)
+    expect(page.locator("#move-list .ply")).to_have_count(1)
 
 
 def test_the_rebels_win(server: Server, new_page: Callable[..., Page]) -> None:
@@ -178,11 +178,11 @@ def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) 
     direction(rebels, "NE")
     rebels.click("#turn-done")
     for p in (rebels, imperium):
-        expect(p.locator("#move-list li")).to_have_count(1)
+        expect(p.locator("#move-list .ply")).to_have_count(1)
     cell(imperium, "e5")
     direction(imperium, "SW")
     imperium.click("#turn-done")
-    expect(rebels.locator("#move-list li")).to_have_count(2)
+    expect(rebels.locator("#move-list .ply")).to_have_count(2)
     expect(rebels.locator("#status")).to_contain_text("Rebels to move")
     shot(imperium, "defiance-imperium-view")
 
@@ -193,11 +193,11 @@ def test_against_the_computer(server: Server, new_page: Callable[..., Page]) -> 
     cell(page, "c3")
     direction(page, "N")
     page.click("#turn-done")
-    expect(page.locator("#move-list li")).to_have_count(2, timeout=30_000)
+    expect(page.locator("#move-list .ply")).to_have_count(2, timeout=30_000)
     cell(page, "f3")
     direction(page, "NW")
     page.click("#turn-done")
-    expect(page.locator("#move-list li")).to_have_count(4, timeout=30_000)
+    expect(page.locator("#move-list .ply")).to_have_count(4, timeout=30_000)
     shot(page, "defiance-computer")
 
 
@@ -209,5 +209,5 @@ def test_phone_sized_screen(server: Server, new_page: Callable[..., Page]) -> No
     page.tap('svg.defiance g.cell[data-cell="e5"]')
     page.tap('svg.defiance g.dir[data-direction="NE"]')
     page.tap("#turn-done")
-    expect(page.locator("#move-list li")).to_have_count(1)
+    expect(page.locator("#move-list .ply")).to_have_count(1)
     shot(page, "defiance-phone")

@@ -48,7 +48,7 @@ def test_same_screen_clicks_pairs_flight_box_history(
     page.click('#chooser button[data-move="d3-d4xc4e4"]')
     expect_position(page, "d4 a1,a2,a4,a5,b1,b5,c3,c5,e3,e5 r 1")
     expect(page.locator("#extra")).to_contain_text("Rebels captured: 6")
-    expect(page.locator("#move-list li")).to_have_count(1)
+    expect(page.locator("#move-list .ply")).to_have_count(1)
     # a rebel moves by dragging
     page.drag_and_drop('[data-point="a2"]', '[data-point="b2"]')
     expect_position(page, "d4 a1,a4,a5,b1,b2,b5,c3,c5,e3,e5 g 1")
@@ -92,7 +92,7 @@ def test_the_flight_with_a_capture(server: Server, new_page: Callable[..., Page]
     click(page, "b1")
     expect_position(page, "b1 a3,c5,e1,e3 r 0")
     expect(page.locator("#extra")).to_contain_text("Flight: used")
-    expect(page.locator("#move-list li").first).to_contain_text("s2-s4*b1xa1c1")
+    expect(page.locator("#move-list .ply").first).to_contain_text("s2-s4*b1xa1c1")
     # four rebels remain: the general has won
     expect(page.locator("#result")).to_contain_text("Won by General")
     expect(page.locator("#result")).to_contain_text("twelve rebels captured")
@@ -130,8 +130,8 @@ def test_friends_in_two_browsers_with_a_watcher(
     general.fill("#move-input", "c3-b4")
     general.press("#move-input", "Enter")
     for p in (rebels, general, watcher):
-        expect(p.locator("#move-list li")).to_have_count(2)
-    expect(watcher.locator("#move-list li").nth(1)).to_contain_text("c3-b4xa3c5")
+        expect(p.locator("#move-list .ply")).to_have_count(2)
+    expect(watcher.locator("#move-list .ply").nth(1)).to_contain_text("c3-b4xa3c5")
     # undo by request: the general asks, the rebels accept
     general.click("#ask-undo")
     expect(rebels.locator("#undo-request")).to_be_visible()
@@ -165,7 +165,7 @@ def test_against_the_computer_to_the_end(server: Server, new_page: Callable[...,
     click(page, "a1")
     click(page, "b1")
     # the computer answers from inside the sanctuary
-    expect(page.locator("#move-list li")).to_have_count(2, timeout=30_000)
+    expect(page.locator("#move-list .ply")).to_have_count(2, timeout=30_000)
     expect(page.locator("#status")).to_contain_text("Rebels to move")
     page.fill("#move-input", "d4-d5")
     page.press("#move-input", "Enter")
@@ -181,7 +181,7 @@ def test_a_server_restart_loses_nothing(server: Server, new_page: Callable[..., 
     click(page, "b2")
     page.fill("#move-input", "c3-c2")
     page.press("#move-input", "Enter")
-    expect(page.locator("#move-list li")).to_have_count(2)
+    expect(page.locator("#move-list .ply")).to_have_count(2)
     before = board_position(page)
     server.stop()
     expect(page.locator("#connection")).to_have_class("connection offline")
@@ -192,7 +192,7 @@ def test_a_server_restart_loses_nothing(server: Server, new_page: Callable[..., 
     expect_position(page, before)
     click(page, "b2")
     click(page, "b3")
-    expect(page.locator("#move-list li")).to_have_count(3)
+    expect(page.locator("#move-list .ply")).to_have_count(3)
 
 
 def test_language_switch_and_browser_language(

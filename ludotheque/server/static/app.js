@@ -12,11 +12,20 @@ let view = null; // null: the live position; else the number of plies shown
 let socket = null;
 let retry = 400;
 let pending = false; // a move was sent and its answer has not come yet
+let online = mode === "archive"; // the socket is open (an archive needs none)
 let previous = null; // the state before the latest one (to animate captures)
 
 let askCounter = 0;
 let rematchDeclined = false; // this player turned the opponent's rematch offer down
 const waiting = new Map(); // answers to requests the board made (one-checker moves)
+
+// a word of the page, or ``fallback`` while the dictionary does not have it yet
+function tr(key, fallback, values = {}) {
+  const text = t(key, values);
+  return text === key ? fallback : text;
+}
+
+const offlineReply = () => ({ type: "error", offline: true, message: t("play.offline") });
 
 function ask(message) {
   const id = ++askCounter;
@@ -24,7 +33,7 @@ function ask(message) {
     waiting.set(id, resolve);
     if (!send({ ...message, id })) {
       waiting.delete(id);
-      resolve({ type: "error", message: t("play.offline") });
+      resolve(offlineReply());
     }
   });
 }
@@ -54,11 +63,21 @@ const board = boardModule.createBoard($("board"), {
 function connect() {
   if (mode === "archive") {
     fetch(`/api/games/${gameId}`)
-      .then((r) => r.json())
+      .then((r) => {
+        if (!r.ok) throw new Error(`HTTP ${r.status}`);
+        return r.json();
+      })
       .then((s) => {
         snap = s;
         view = 0;
+        say("");
         render();
+      })
+      .catch(() => {
+        // the server is away or the answer is not a game: say so, and try again a little later
+        say(tr("play.load_failed", "Could not load this game — trying again…"), true);
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 5000);
       });
     return;
   }
@@ -66,14 +85,35 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${token}`);
   socket.addEventListener("open", () => {
     retry = 400;
+    online = true;
     $("connection").textContent = t("play.online");
     $("connection").classList.remove("offline");
+    if ($("message").dataset.offline) say("");
+    // the server sends the state at once: the board comes back with it
   });
-  socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return; // not ours to read
+    }
+    if (message && typeof message === "object") handle(message);
+  });
   socket.addEventListener("close", () => {
+    const wasOnline = online;
+    online = false;
     $("connection").textContent = t("play.offline");
     $("connection").classList.add("offline");
     pending = false;
+    // nobody will answer the board's questions now: answer them here, so it stops asking
+    for (const resolve of waiting.values()) resolve(offlineReply());
+    waiting.clear();
+    if (wasOnline || !$("message").dataset.offline) {
+      say(t("play.offline"), true);
+      $("message").dataset.offline = "1";
+    }
+    render();
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   });
@@ -110,15 +150,21 @@ function send(message) {
   return true;
 }
 
+// Send a move. Until its answer comes the box and the board are disabled (render() reads
+// ``pending``), so a second move cannot be typed into a box that would drop it.
 function submit(notation) {
-  if (!snap || pending) return;
+  if (!snap || pending || !snap.can_move) return false;
   say("");
-  if (send({ type: "move", move: notation, ply: snap.ply })) pending = true;
+  if (!send({ type: "move", move: notation, ply: snap.ply })) return false;
+  pending = true;
+  render();
+  return true;
 }
 
 function say(text, isError = false) {
   const box = $("message");
   box.textContent = text;
+  delete box.dataset.offline;
   box.classList.toggle("error", Boolean(isError && text));
 }
 
@@ -140,7 +186,7 @@ function render() {
   if (!snap) return;
   const plies = shownPlies();
   const live = plies === snap.history.length && mode !== "archive";
-  const interactive = live && snap.can_move && !pending;
+  const interactive = live && snap.can_move && !pending && online;
   const last = plies > 0 ? snap.history[plies - 1] : null;
   const before = plies > 0 ? positionAt(plies - 1) : null;
   board.update({
@@ -156,14 +202,31 @@ function render() {
   renderStatus(live);
   renderControls(live);
   renderMoves(plies);
-  $("extra").innerHTML = boardModule.describe ? boardModule.describe(snap, positionAt(plies), t) : "";
+  const described = boardModule.describe ? boardModule.describe(snap, positionAt(plies), t) : [];
+  $("extra").replaceChildren(...(Array.isArray(described) ? described : [described]));
   wireVerify();
+  // while a move is on its way, or the connection is down, the board and the box wait
+  const holder = $("board");
+  const waitingLive = live && snap.can_move;
+  holder.classList.toggle("pending", waitingLive && pending);
+  holder.classList.toggle("offline", mode !== "archive" && !online);
+  holder.setAttribute("aria-busy", waitingLive && pending ? "true" : "false");
+  $("move-form").classList.toggle("pending", waitingLive && pending);
   // where the view is, the last move included (it used to go blank there)
   $("step-info").textContent = snap.history.length ? t("play.viewing", { n: plies, total: snap.history.length }) : "";
   // watchers and replays have no move to type: no box that does nothing
   $("move-form").hidden = mode !== "play" || snap.watch;
-  $("move-input").disabled = !interactive;
+  const input = $("move-input");
+  const hadFocus = document.activeElement === input || input.dataset.refocus === "1";
+  input.disabled = !interactive;
   $("move-submit").disabled = !interactive;
+  // a box disabled while its move was on its way gets the focus back with the answer
+  if (input.disabled) {
+    if (hadFocus) input.dataset.refocus = "1";
+  } else if (input.dataset.refocus) {
+    delete input.dataset.refocus;
+    input.focus();
+  }
 }
 
 function renderStatus(live) {
@@ -173,7 +236,7 @@ function renderStatus(live) {
     const o = snap.outcome;
     const head = o.winner ? t("play.result.win", { side: sideName(o.winner) }) : t("play.result.draw");
     result.hidden = false;
-    result.innerHTML = "";
+    result.replaceChildren();
     const strong = document.createElement("strong");
     strong.textContent = head;
     result.append(strong, ` — ${t(`reason.${o.reason}`)}`);
@@ -232,26 +295,93 @@ function renderControls(live) {
   for (const id of ["step-next", "step-last"]) $(id).disabled = shownPlies() === snap.history.length;
 }
 
+// The history grouped as players write it: numbered turns, each with one part per side, a part
+// being the side's rolls (if any) and then its move: "1. a2-b2 c3-b4xa3c5",
+// "1. 31: 8/5 6/5  64: 24/18 13/9". A new turn starts when a side that already moved in this
+// one moves again (so a game that starts with either side, or a side moving twice, still reads).
+function turnsOf(history) {
+  const turns = [];
+  let part = null; // the part being built: its rolls come before its move
+  let turn = null;
+  history.forEach((entry, index) => {
+    if (!part) part = { side: null, plies: [] };
+    part.plies.push({ entry, ply: index + 1 });
+    if (entry.kind === "chance") return;
+    part.side = entry.side;
+    if (!turn || turn.parts.some((p) => p.side === part.side)) {
+      turn = { parts: [] };
+      turns.push(turn);
+    }
+    turn.parts.push(part);
+    part = null;
+  });
+  if (part) {
+    // rolls whose move has not come: they belong to the side to move now
+    part.side = snap.to_move;
+    if (!turn || turn.parts.some((p) => p.side === part.side)) {
+      turn = { parts: [] };
+      turns.push(turn);
+    }
+    turn.parts.push(part);
+  }
+  return turns;
+}
+
+function plyLabel(entry) {
+  if (boardModule.listText) return boardModule.listText(entry, t);
+  return { text: boardModule.historyText ? boardModule.historyText(entry, t) : entry.text };
+}
+
 function renderMoves(plies) {
   const list = $("move-list");
-  list.innerHTML = "";
-  snap.history.forEach((entry, index) => {
+  list.replaceChildren();
+  turnsOf(snap.history).forEach((turn, number) => {
     const item = document.createElement("li");
-    item.className = entry.kind;
-    item.dataset.ply = String(index + 1);
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = boardModule.historyText ? boardModule.historyText(entry, t) : entry.text;
-    button.title = entry.side && entry.side !== "chance" ? sideName(entry.side) : "";
-    button.addEventListener("click", () => {
-      view = index + 1 === snap.history.length ? null : index + 1;
-      render();
-    });
-    if (index + 1 === plies) item.classList.add("current");
-    item.append(button);
+    item.className = "turn";
+    item.value = number + 1;
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = `${number + 1}.`;
+    item.append(num);
+    for (const part of turn.parts) {
+      const half = document.createElement("span");
+      half.className = "half";
+      half.dataset.side = part.side || "";
+      for (const { entry, ply } of part.plies) {
+        // each ply stays a button that steps the board to it
+        const label = plyLabel(entry);
+        const cell = document.createElement("span");
+        cell.className = `ply ${entry.kind}`;
+        cell.dataset.ply = String(ply);
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = label.text;
+        const full = boardModule.historyText ? boardModule.historyText(entry, t) : entry.text;
+        const who = entry.side && entry.side !== "chance" ? sideName(entry.side) : "";
+        button.title = label.title || (who ? `${who}: ${full}` : full);
+        button.addEventListener("click", () => {
+          view = ply === snap.history.length && mode !== "archive" ? null : ply;
+          render();
+        });
+        if (ply === plies) {
+          cell.classList.add("current");
+          item.classList.add("current");
+          button.setAttribute("aria-current", "step");
+        }
+        cell.append(button);
+        if (label.note) {
+          const note = document.createElement("span");
+          note.className = "note";
+          note.textContent = label.note;
+          cell.append(note);
+        }
+        half.append(cell);
+      }
+      item.append(half);
+    }
     list.append(item);
   });
-  const current = list.querySelector(".current");
+  const current = list.querySelector(".ply.current");
   if (current && view !== null) current.scrollIntoView({ block: "nearest" });
   else list.scrollTop = list.scrollHeight;
 }
@@ -263,14 +393,22 @@ function wireVerify() {
     const fromOpening = / - -$/.test(snap.start);
     const result = await boardModule.verifyDice(snap.dice, fromOpening);
     const box = $("verify-result");
-    box.innerHTML = "";
+    box.replaceChildren();
     const head = document.createElement("p");
     head.className = result.allOk ? "verified" : "not-verified";
     head.textContent = result.allOk ? t("bg.verified_ok", { n: result.rows.length }) : t("bg.verified_bad");
     box.append(head);
     const table = document.createElement("table");
     table.className = "verify-table";
-    table.innerHTML = `<thead><tr><th>#</th><th>${t("bg.recorded")}</th><th>${t("bg.computed")}</th><th></th></tr></thead>`;
+    const headRow = document.createElement("tr");
+    for (const text of ["#", t("bg.recorded"), t("bg.computed"), ""]) {
+      const th = document.createElement("th");
+      th.textContent = text;
+      headRow.append(th);
+    }
+    const thead = document.createElement("thead");
+    thead.append(headRow);
+    table.append(thead);
     const body = document.createElement("tbody");
     for (const row of result.rows) {
       const tr = document.createElement("tr");
@@ -312,8 +450,7 @@ $("move-form").addEventListener("submit", (event) => {
   const input = $("move-input");
   const text = input.value.trim();
   if (!text) return;
-  submit(text);
-  input.value = "";
+  if (submit(text)) input.value = "";
 });
 
 $("turn-done").addEventListener("click", () => board.finish && board.finish());

@@ -5,7 +5,7 @@
 // Test hooks: the board <svg> has data-position; each point is <g data-point="N"> with N in the
 // bottom player's numbering, the bar is data-point="bar" and the bottom player's tray
 // data-point="off"; checkers are <circle class="checker" data-point data-side>.
-import { el, showChoices } from "./svg.js";
+import { el, h, showChoices } from "./svg.js";
 
 const W = 800;
 const H = 600;
@@ -80,6 +80,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   let selected = null; // mover's numbering
   let interactive = false;
   let shownPosition = null;
+  let busy = false; // a step was sent and its answer has not come yet
 
   const toBottom = (side, p) => (side === bottom ? p : 25 - p); // a side's point, on screen
   const toSide = (side, pb) => (side === bottom ? pb : 25 - pb);
@@ -89,11 +90,27 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     chooser.innerHTML = "";
   }
 
+  // Ask the server where the turn stands after the steps in ``done``. A refused step is taken
+  // back (one at a time, so this ends); with no connection it stops at once: the page says it
+  // is offline and starts the turn again when the socket is back.
+  let asking = 0; // the latest request: older answers are stale
   async function refresh() {
     if (!interactive) return;
+    const mine = ++asking;
+    busy = true;
     const reply = await ask({ type: "partial", steps: done.map((s) => [s.src, s.dst, s.die]) });
+    if (mine !== asking || !interactive) return;
+    busy = false;
     if (reply.type === "error") {
       say(reply.message, true);
+      if (reply.offline || !done.length) {
+        turn = null;
+        done = [];
+        selected = null;
+        draw();
+        onTurn({ canFinish: false, canUndo: false, play: null });
+        return;
+      }
       done.pop();
       return refresh();
     }
@@ -114,7 +131,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   }
 
   function clickPlace(place) {
-    if (!interactive || !turn) return;
+    if (!interactive || !turn || busy) return;
     // place: a bottom-numbered point, "bar" or "off"
     const mine = place === "bar" ? 25 : place === "off" ? 0 : toSide(mover, place);
     if (selected !== null) {
@@ -341,19 +358,21 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       } else {
         turn = null;
         done = [];
+        busy = false;
+        asking++;
         onTurn({ canFinish: false, canUndo: false, play: null, hidden: true });
       }
       svg.classList.toggle("interactive", interactive);
       draw();
     },
     undoStep() {
-      if (done.length) {
+      if (done.length && !busy) {
         done.pop();
         refresh();
       }
     },
     finish() {
-      if (turn && turn.play) onMove(turn.play);
+      if (turn && turn.play && !busy) onMove(turn.play);
     },
   };
 }
@@ -370,29 +389,49 @@ export function historyText(entry, t) {
   return entry.text;
 }
 
+// The move list as backgammon players write it: the roll ("31:") beside its play; the reason
+// for a forced pass goes in a note under it (returned as ``note``).
+export function listText(entry, t) {
+  if (entry.kind === "chance") {
+    const m = /^w(\d)b(\d)$/.exec(entry.text);
+    const dice = m ? [m[1], m[2]].sort().reverse().join("") : entry.text;
+    return { text: `${dice}:`, title: historyText(entry, t) };
+  }
+  if (entry.text === "pass") return { text: t("bg.pass"), note: entry.note || "" };
+  return { text: entry.text };
+}
+
 export function describe(snap, position, t) {
   const pos = parsePosition(position);
   const pips = (counts) => counts.reduce((sum, n, p) => sum + n * p, 0);
-  let html = `<p class="pips-line" data-pips-white="${pips(pos.white)}" data-pips-black="${pips(pos.black)}">` +
-    `${t("bg.pips")}: ${t("side.white")} ${pips(pos.white)} · ${t("side.black")} ${pips(pos.black)}</p>`;
-  html += `<p>${t("side.white")}: ${pos.white[0]} ${t("bg.borne")} · ${t("side.black")}: ${pos.black[0]} ${t("bg.borne")}</p>`;
-  if (snap.extra.cap) html += `<p class="cap-note">${t("bg.cap", { n: snap.extra.cap })}</p>`;
+  const parts = [
+    h("p", { className: "pips-line", data: { pipsWhite: String(pips(pos.white)), pipsBlack: String(pips(pos.black)) } },
+      `${t("bg.pips")}: ${t("side.white")} ${pips(pos.white)} · ${t("side.black")} ${pips(pos.black)}`),  // prettier-ignore
+    h("p", {}, `${t("side.white")}: ${pos.white[0]} ${t("bg.borne")} · ${t("side.black")}: ${pos.black[0]} ${t("bg.borne")}`),
+  ];
+  if (snap.extra.cap) parts.push(h("p", { className: "cap-note" }, t("bg.cap", { n: snap.extra.cap })));
   if (snap.extra.gnubg) {
-    html += `<p class="ids"><label>GNU Backgammon ID <input readonly id="gnubg-id" value="${snap.extra.gnubg}"></label></p>` +
-      `<p class="ids"><label>XGID <input readonly id="xgid" value="${snap.extra.xgid}"></label></p>`;
+    for (const [name, id, value] of [["GNU Backgammon ID", "gnubg-id", snap.extra.gnubg], ["XGID", "xgid", snap.extra.xgid]]) {
+      parts.push(h("p", { className: "ids" }, h("label", {}, `${name} `, h("input", { readOnly: true, id, value: String(value) }))));
+    }
   }
   if (snap.dice) {
-    html += `<details class="fair" id="fair"${snap.dice.seed ? " open" : ""}><summary>${t("bg.fair")}</summary>` +
-      `<p>${t("bg.commitment")} <code id="seed-hash">${snap.dice.sha256}</code></p>`;
+    const fair = h("details", { className: "fair", id: "fair", open: Boolean(snap.dice.seed) },
+      h("summary", {}, t("bg.fair")),
+      h("p", {}, `${t("bg.commitment")} `, h("code", { id: "seed-hash" }, String(snap.dice.sha256))));  // prettier-ignore
     if (snap.dice.seed) {
-      html += `<p>${t("bg.seed")} <code id="seed">${snap.dice.seed}</code></p>` +
-        `<button type="button" id="verify-dice">${t("bg.verify")}</button><div id="verify-result" class="verify-result"></div>`;
+      fair.append(
+        h("p", {}, `${t("bg.seed")} `, h("code", { id: "seed" }, String(snap.dice.seed))),
+        h("button", { type: "button", id: "verify-dice" }, t("bg.verify")),
+        h("div", { id: "verify-result", className: "verify-result" }),
+      );
     } else {
-      html += `<p>${t("bg.seed_hidden")}</p>`;
+      fair.append(h("p", {}, t("bg.seed_hidden")));
     }
-    html += `<p><a href="/dice">${t("bg.how")}</a></p></details>`;
+    fair.append(h("p", {}, h("a", { href: "/dice" }, t("bg.how"))));
+    parts.push(fair);
   }
-  return html;
+  return parts;
 }
 
 // -- verifying the dice: the documented procedure, recomputed in the browser ----------------

@@ -5,7 +5,7 @@
 //
 // Test hooks: the <svg> has data-position; cells are <g data-cell="e5">, points
 // <g data-point="P2.2">, direction buttons <g data-direction="NE">.
-import { el } from "./svg.js";
+import { el, h } from "./svg.js";
 
 const U = 40; // a cell
 const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -36,8 +36,11 @@ export function parsePosition(position) {
 export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
   const tools = document.createElement("div");
   tools.className = "board-tools";
-  tools.innerHTML = `<label><input type="checkbox" id="show-dead"> ${t("dd.show_dead")}</label>
-    <button type="button" id="flat-view">${t("dd.flat")}</button>`;
+  tools.append(
+    h("label", {}, h("input", { type: "checkbox", id: "show-dead" }), ` ${t("dd.show_dead")}`),
+    " ",
+    h("button", { type: "button", id: "flat-view" }, t("dd.flat")),
+  );
   holder.append(tools);
   const svg = el("svg", { class: "board defiance", role: "group" });
   svg.setAttribute("aria-label", t("game.defiance"));
@@ -346,9 +349,15 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
 export function describe(snap, position, t) {
   const pos = parsePosition(position);
   const names = ["(0,0)", "(1,0)", "(0,1)", "(1,1)"];
-  const held = snap.extra.controlled.map((ps, i) => `<li data-sector="${i}" class="${ps.length ? "held" : ""}">${t("dd.sector")} ${names[i]}: ${ps.length ? ps.join(" ") : "—"}</li>`).join("");
+  const held = snap.extra.controlled.map((ps, i) =>
+    h("li", { className: ps.length ? "held" : "", data: { sector: String(i) } },
+      `${t("dd.sector")} ${names[i]}: ${ps.length ? ps.join(" ") : "—"}`));  // prettier-ignore
   const count = snap.extra.controlled.filter((ps) => ps.length).length;
-  return `<p class="pools">${t("dd.pools")}: ${t("side.rebels")} <strong data-pool="rebels">${pos.pools.rebels}</strong> · ` +
-    `${t("side.imperium")} <strong data-pool="imperium">${pos.pools.imperium}</strong></p>` +
-    `<p class="progress" data-sectors="${count}">${t("dd.progress", { n: count })}</p><ul class="sectors">${held}</ul>`;
+  return [
+    h("p", { className: "pools" }, `${t("dd.pools")}: ${t("side.rebels")} `,
+      h("strong", { data: { pool: "rebels" } }, String(pos.pools.rebels)), ` · ${t("side.imperium")} `,
+      h("strong", { data: { pool: "imperium" } }, String(pos.pools.imperium))),  // prettier-ignore
+    h("p", { className: "progress", data: { sectors: String(count) } }, t("dd.progress", { n: count })),
+    h("ul", { className: "sectors" }, held),
+  ];
 }

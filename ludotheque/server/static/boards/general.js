@@ -1,6 +1,6 @@
 // The board of Le Général et les rebelles, drawn in SVG. It knows the shape of the board and
 // reads moves out of their notation; which moves are legal comes from the server.
-import { el, showChoices } from "./svg.js";
+import { el, h, showChoices } from "./svg.js";
 
 const COLS = "abcde";
 export const POINTS = {};
@@ -274,6 +274,8 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
 export function describe(snap, position, t) {
   const pos = parsePosition(position);
   const captured = 16 - pos.rebels.length;
-  return `<p data-captured="${captured}">${t("play.captured", { n: captured })}</p>` +
-    `<p>${t("play.flight", { state: t(pos.flight ? "play.flight.yes" : "play.flight.no") })}</p>`;
+  return [
+    h("p", { data: { captured: String(captured) } }, t("play.captured", { n: captured })),
+    h("p", {}, t("play.flight", { state: t(pos.flight ? "play.flight.yes" : "play.flight.no") })),
+  ];
 }

@@ -29,3 +29,18 @@ export function showChoices(chooser, title, choices) {
     chooser.append(button);
   }
 }
+
+// An HTML element: ``attrs`` are properties (className, id, value, open, …) except ``data``
+// (its dataset); ``children`` are nodes or strings (text, never HTML), falsy ones skipped.
+export function h(name, attrs = {}, ...children) {
+  const node = document.createElement(name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "data") Object.assign(node.dataset, v);
+    else if (k === "for") node.htmlFor = v;
+    else node[k] = v;
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
