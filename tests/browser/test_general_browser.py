@@ -140,6 +140,15 @@ def test_friends_in_two_browsers_with_a_watcher(
     for p in (rebels, general, watcher):
         expect_position(p, after)
     shot(watcher, "general-watcher")
+    # the opponent's move was read out to the others through a polite live region
+    expect(general.locator("#announce")).to_have_attribute("aria-live", "polite")
+    expect(rebels.locator("#announce")).to_have_text("General: c3-b4xa3c5.")
+    # a skip link leads past the header to the game: the first stop on a fresh page
+    general.reload()
+    expect_position(general, after)
+    general.keyboard.press("Tab")
+    expect(general.locator(".skip-link")).to_be_focused()
+    expect(general.locator(".skip-link")).to_have_attribute("href", "#main")
     # the watcher has no move box; the step line names the last move too
     expect(watcher.locator("#move-form")).to_be_hidden()
     expect(rebels.locator("#move-form")).to_be_visible()

@@ -126,6 +126,7 @@ function handle(message) {
     pending = false;
     if (view !== null && mode !== "archive" && previous && view === previous.history.length) view = null;
     render();
+    announce(previous, snap);
   } else if (message.type === "error" && message.id && waiting.has(message.id)) {
     waiting.get(message.id)(message);
     waiting.delete(message.id);
@@ -169,6 +170,18 @@ function say(text, isError = false) {
 }
 
 // -- drawing the page ----------------------------------------------------------------------
+
+// Screen readers hear the other side's moves (and the computer's) in a polite live region.
+function announce(before, now) {
+  if (!before || before.id !== now.id || now.history.length <= before.history.length) return;
+  const moves = now.history.slice(before.history.length).filter(
+    (h) => h.kind === "move" && !now.my_sides.includes(h.side),
+  );
+  if (!moves.length) return;
+  $("announce").textContent = moves
+    .map((h) => t("play.announce", { side: sideName(h.side), move: h.text }))
+    .join(" ");
+}
 
 function sideName(side) {
   return t(`side.${side}`);
