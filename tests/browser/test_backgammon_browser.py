@@ -216,3 +216,14 @@ def test_a_won_game_offers_no_undo(server: Server, new_page: Callable[..., Page]
     expect(page.locator("#undo")).to_be_hidden()
     expect(page.locator("#rematch")).to_be_visible()
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_only_legal_play_is_made_by_itself(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    start(page, server, "W[3x1,1x1] B[6x5,5x5,4x5] w 21")
+    expect(page.locator("#message")).to_contain_text("Only one play is possible")
+    # nobody clicks: after a short pause it is played, and the game goes on (or ends)
+    expect(page.locator("#move-list .ply.move")).to_have_count(1, timeout=5000)
+    assert not page.errors  # type: ignore[attr-defined]

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+from typing import Any
+
 from fastapi.testclient import TestClient
 
+from ludotheque.ai.levels import LEVELS
+from ludotheque.server.i18n import LANGUAGES, TEXTS
 from tests.server.conftest import new_game, token_of
 
 
@@ -87,3 +93,100 @@ def test_home_offers_every_game_with_its_rulesets(client: TestClient) -> None:
     for value in ('value="backgammon"', 'value="defiance"', 'value="seed"', 'value="standard"',
                   'value="10x10"', 'value="8x8"', 'value="imperium"', 'value="black"'):  # fmt: skip
         assert value in html
+
+
+def _finished(client: TestClient, **spec: Any) -> str:
+    """A game of ``spec`` that the first seat resigns at once; its id."""
+    created = new_game(client, **spec)
+    token = token_of(next(iter(created["seats"].values())))
+    state = client.post(f"/api/play/{token}/resign").json()
+    assert state["outcome"]["reason"] == "resignation", state
+    return str(created["id"])
+
+
+def _table(html: str) -> str:
+    match = re.search(r'<table id="archive">.*?</table>', html, re.S)
+    assert match, "no archive table"
+    return match.group(0)
+
+
+def _row(html: str, game_id: str) -> str:
+    match = re.search(rf'<tr data-game-id="{re.escape(game_id)}">(.*?)</tr>', html, re.S)
+    assert match, f"no archive row for {game_id}"
+    text = unescape(re.sub(r"<[^>]+>", " ", match.group(1)))
+    return re.sub(r"[ \t\n]+", " ", text).strip()  # not str.split: it eats the U+202F
+
+
+def test_archive_names_players_rulesets_and_results_in_the_page_language(
+    client: TestClient,
+) -> None:
+    computer = _finished(client, game="backgammon", ruleset="standard", mode="computer",
+                         level="medium", side="white")  # fmt: skip
+    seed = _finished(client, game="backgammon", ruleset="seed", mode="friend")
+    small = _finished(client, game="defiance", ruleset="8x8", mode="local")
+    general = _finished(client, game="general", mode="computer", level="hard", side="general")
+    english = client.get("/archive", headers={"accept-language": "en"}).text
+    row = _row(english, computer)
+    assert row.startswith("Backgammon — Standard rules ")
+    assert "White: Player · Black: Computer (medium)" in row
+    assert "Won by Black — resignation" in row
+    assert _row(english, seed).startswith("Backgammon — The library’s rules ")
+    assert "White: Player · Black: Player" in _row(english, seed)
+    assert _row(english, small).startswith("Defiance and Domain — 8×8 ")
+    assert "Rebels: Computer (hard) · General: Player" in _row(english, general)
+    assert "Won by Rebels — resignation" in _row(english, general)
+    for raw in ("human", "(seed)", "(standard)", "(8x8)", "Medium", "reason."):
+        assert raw not in _table(english), raw
+    # every column has a header a screen reader can announce
+    headers = re.findall(r"<th\b[^>]*>(.*?)</th>", english, re.S)
+    assert len(headers) == 5 and all(re.sub(r"<[^>]+>", "", h).strip() for h in headers)
+
+    french = client.get("/archive", headers={"accept-language": "fr"}).text
+    row = _row(french, computer)
+    assert row.startswith("Backgammon — Règles standard ")
+    assert "Blancs\u202f: Joueur · Noirs\u202f: Ordinateur (moyen)" in row
+    assert "Victoire\u202f: Noirs — abandon" in row  # a narrow no-break space
+    assert _row(french, seed).startswith("Backgammon — Règles de la ludothèque ")
+    assert "Rebelles\u202f: Ordinateur (difficile) · Général\u202f: Joueur" in _row(french, general)
+    for raw in ("humain", "(seed)", "(standard)", "Computer", "Won by", "resignation"):
+        assert raw not in _table(french), raw
+
+
+def test_home_and_archive_name_rulesets_alike(client: TestClient) -> None:
+    english = client.get("/", headers={"accept-language": "en"}).text
+    assert re.search(r'value="seed"[^>]*>\s*The library’s rules</label>', english)
+    assert re.search(r'value="standard"[^>]*>\s*Standard rules</label>', english)
+    assert re.search(r'value="8x8"[^>]*>\s*8×8</label>', english)
+    french = client.get("/", headers={"accept-language": "fr"}).text
+    assert re.search(r'value="seed"[^>]*>\s*Règles de la ludothèque</label>', french)
+
+
+def test_every_way_a_game_ends_has_words_in_both_languages() -> None:
+    from ludotheque import record
+    from ludotheque.games.backgammon import rules as backgammon
+    from ludotheque.games.defiance import rules as defiance
+    from ludotheque.games.general import rules as general
+
+    reasons = {record.REPETITION, record.TURN_LIMIT, record.RESIGNATION, record.ABANDONED,
+               backgammon.BORNE_OFF, defiance.COMMAND_CAPTURED, defiance.FOUR_SECTORS,
+               defiance.NO_MOVE, general.TWELVE_CAPTURED, general.SHUT_IN,
+               general.IMMOBILISED, general.NO_MOVE}  # fmt: skip
+    for lang in LANGUAGES:
+        for reason in reasons:
+            assert f"reason.{reason}" in TEXTS[lang], (lang, reason)
+        for level in LEVELS:
+            assert f"player.computer.{level}" in TEXTS[lang], (lang, level)
+
+
+def test_every_friend_link_box_has_a_label(client: TestClient) -> None:
+    for lang in LANGUAGES:
+        html = client.post(
+            "/new", data={"game": "general", "mode": "friend"}, headers={"accept-language": lang}
+        ).text
+        inputs = re.findall(r"<input\b[^>]*>", html)
+        assert len(inputs) == 3
+        labels = dict(re.findall(r'<label for="([^"]+)">([^<]+)</label>', html))
+        for tag in inputs:
+            ident = re.search(r'\bid="([^"]+)"', tag)
+            assert ident and labels.get(ident.group(1), "").strip(), (lang, tag)
+        assert len(set(labels.values())) == 3  # each box says which link it holds

@@ -162,6 +162,20 @@ function submit(notation) {
   return true;
 }
 
+// Backgammon: a play that is the only legal one is made by itself, after a pause to be seen
+// (backgammon servers do the same); the player may still look at the board meanwhile.
+let forcedTimer = null;
+function playForced() {
+  if (gameName !== "backgammon" || snap.legal.length !== 1 || forcedTimer !== null) return;
+  const ply = snap.ply;
+  const only = snap.legal[0];
+  say(t("bg.forced", { play: only }));
+  forcedTimer = setTimeout(() => {
+    forcedTimer = null;
+    if (snap && snap.ply === ply && snap.can_move && !pending) submit(only);
+  }, 900);
+}
+
 function say(text, isError = false) {
   const box = $("message");
   box.textContent = text;
@@ -215,6 +229,7 @@ function render() {
   renderStatus(live);
   renderControls(live);
   renderMoves(plies);
+  if (interactive) playForced();
   const described = boardModule.describe ? boardModule.describe(snap, positionAt(plies), t) : [];
   $("extra").replaceChildren(...(Array.isArray(described) ? described : [described]));
   wireVerify();
