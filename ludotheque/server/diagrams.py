@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from ..games.general.board import LINES, NAMES
 
@@ -139,6 +140,110 @@ def defiance(
         parts.append(
             f'<rect x="{x * u - 9}" y="{size - y * u - 9}" width="18" height="18" rx="3" '
             'class="command imperium"/>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+_BG_PW, _BG_R, _BG_LEFT, _BG_BAR, _BG_TRAY, _BG_Y = 50, 22, 30, 340, 714, 30
+
+
+def _bg_x(p: int) -> tuple[float, bool]:
+    """The centre x of white's point ``p`` and whether it is in the top row."""
+    if p <= 12:
+        i = 6 - p if p <= 6 else 12 - p
+        base = _BG_BAR + 40 if p <= 6 else _BG_LEFT
+        return base + i * _BG_PW + _BG_PW / 2, False
+    i = p - 19 if p >= 19 else p - 13
+    base = _BG_BAR + 40 if p >= 19 else _BG_LEFT
+    return base + i * _BG_PW + _BG_PW / 2, True
+
+
+def _bg_place(p: int, depth: int = 0) -> tuple[float, float]:
+    """Where a checker of white's place ``p`` (0 off, 25 bar) is drawn."""
+    if p == 25:
+        return _BG_BAR + 20, _BG_Y + 330 + depth * 2 * _BG_R
+    if p == 0:
+        return _BG_TRAY + 34, _BG_Y + 560
+    x, top = _bg_x(p)
+    y = _BG_Y + 10 + _BG_R + depth * 2 * _BG_R if top else _BG_Y + 570 - _BG_R - depth * 2 * _BG_R
+    return x, y
+
+
+def backgammon(
+    position: str,
+    play: str = "",
+    ruleset: str = "seed",
+    direction: bool = False,
+    label: str = "",
+) -> str:
+    """A backgammon diagram seen from white's side (white's point numbers), drawn from a position
+    parsed by the engine; with ``play`` (white's, in the notation), the position after it with
+    the play's checker moves drawn as arrows; ``direction`` draws white's way round the board."""
+    from .. import load
+
+    state: Any = load("backgammon", ruleset).parse_position(position)
+    moves: list[tuple[int, int, bool]] = []
+    dice = ""
+    if play:
+        dice = position.split()[-1]
+        chosen = state.parse_move(play)
+        moves = [(s.src, s.dst, s.hit) for s in chosen.steps]
+        state = state.play(chosen)
+    white, black = state.board("white"), state.board("black")
+    y0 = _BG_Y
+    parts = [
+        f'<svg viewBox="0 0 800 {y0 * 2 + 580}" class="board backgammon diagram bg-diagram" '
+        f'role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>',
+        f'<rect x="10" y="{y0}" width="690" height="580" rx="12" class="frame"/>',
+        f'<rect x="{_BG_BAR}" y="{y0}" width="40" height="580" class="bar"/>',
+        f'<rect x="{_BG_TRAY - 6}" y="{y0}" width="80" height="580" rx="10" class="tray-frame"/>',
+    ]
+    for p in range(1, 25):
+        x, top = _bg_x(p)
+        base, tip = (y0 + 10, y0 + 250) if top else (y0 + 570, y0 + 330)
+        parts.append(
+            f'<polygon points="{x - 23},{base} {x + 23},{base} {x},{tip}" '
+            f'class="tri {"odd" if p % 2 else "even"}"/>'
+        )
+        parts.append(f'<text x="{x}" y="{y0 - 8 if top else y0 + 604}" class="bg-num">{p}</text>')
+    for side, counts in (("white", white), ("black", black)):
+        for place in range(1, 25):
+            n = counts[place]
+            for i in range(min(n, 5)):
+                x, y = _bg_place(place if side == "white" else 25 - place, i)
+                parts.append(f'<circle cx="{x}" cy="{y}" r="{_BG_R - 1}" class="checker {side}"/>')
+            if n > 5:
+                parts.append(f'<text x="{x}" y="{y + 6}" class="count {side}">{n}</text>')
+        for i in range(counts[25]):
+            x, y = _bg_place(25, i)
+            if side == "black":
+                y = y0 + 250 - i * 2 * _BG_R
+            parts.append(f'<circle cx="{x}" cy="{y}" r="{_BG_R - 3}" class="checker {side}"/>')
+        for i in range(counts[0]):
+            ty = y0 + 555 - i * 17 if side == "white" else y0 + 10 + i * 17
+            parts.append(
+                f'<rect x="{_BG_TRAY + 6}" y="{ty}" width="56" height="14" rx="3" '
+                f'class="off {side}"/>'
+            )
+    for src, dst, hit in moves:
+        (x1, y1), (x2, y2) = _bg_place(src), _bg_place(dst)
+        parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" class="bg-move"/>')
+        parts.append(f'<circle cx="{x2}" cy="{y2}" r="7" class="bg-move-end"/>')
+        if hit:
+            bx, by = _BG_BAR + 20, y0 + 250
+            parts.append(f'<line x1="{x2}" y1="{y2}" x2="{bx}" y2="{by}" class="bg-hit"/>')
+    if direction:
+        parts.append(
+            f'<path d="M 690 {y0 + 270} L 50 {y0 + 270} Q 20 {y0 + 290} 50 {y0 + 310} '
+            f'L 700 {y0 + 310}" class="bg-direction"/>'
+            f'<polygon points="712,{y0 + 310} 692,{y0 + 300} 692,{y0 + 320}" class="bg-arrow"/>'
+        )
+    for k, d in enumerate(dice if dice.isdigit() else ""):
+        x = _BG_BAR + 40 + 110 + k * 60
+        parts.append(
+            f'<g class="die white"><rect x="{x}" y="{y0 + 268}" width="44" height="44" rx="7"/>'
+            f'<text x="{x + 22}" y="{y0 + 299}" class="bg-die">{d}</text></g>'
         )
     parts.append("</svg>")
     return "".join(parts)

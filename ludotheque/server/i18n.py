@@ -125,6 +125,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "ruleset.defiance.8x8": "8×8",
         "reason.abandoned": "left unfinished",
         "rules.title": "Rules",
+        "rules.index.intro": "The rules of the three games, as played here.",
+        "rules.index.general": (
+            "A hunt for two: sixteen rebels try to hem in a general who captures "
+            "them two at a time."
+        ),
+        "rules.index.backgammon": (
+            "The race with dice, with the seed's limit of five checkers on a point."
+        ),
+        "rules.index.defiance": (
+            "Rebels build a network through the Imperium's domain; the Imperium "
+            "hunts their Command."
+        ),
         "error.title": "Something went wrong",
         "point": "point {name}",
         "point.rebel": "point {name}, rebel",
@@ -294,6 +306,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "ruleset.defiance.8x8": "8×8",
         "reason.abandoned": "partie laissée inachevée",
         "rules.title": "Règles",
+        "rules.index.intro": "Les règles des trois jeux, tels qu’on les joue ici.",
+        "rules.index.general": (
+            "Une chasse à deux : seize rebelles tentent d’enfermer un général qui "
+            "les capture deux par deux."
+        ),
+        "rules.index.backgammon": (
+            "La course aux dés, avec la limite de cinq pions par flèche de la ludothèque."
+        ),
+        "rules.index.defiance": (
+            "Les rebelles bâtissent un réseau dans le domaine de l’Empire ; "
+            "l’Empire chasse leur commandement."
+        ),
         "error.title": "Un problème est survenu",
         "point": "point {name}",
         "point.rebel": "point {name}, rebelle",

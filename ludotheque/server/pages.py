@@ -125,6 +125,11 @@ async def dice_page(request: Request, lang: Lang) -> HTMLResponse:
     return page(request, f"dice.{lang}.html")
 
 
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_index(request: Request) -> HTMLResponse:
+    return page(request, "rules/index.html", games=[g for g in boards.available()])
+
+
 @router.get("/rules/{game}", response_class=HTMLResponse)
 async def rules_page(request: Request, game: str, lang: Lang) -> HTMLResponse:
     if game not in boards.available():
