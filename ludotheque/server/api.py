@@ -205,6 +205,24 @@ class Hub:
 
 live = APIRouter()
 
+BAD_ORIGIN = GameError(
+    say("this page may not open a game of another site",
+        "cette page ne peut pas ouvrir une partie d'un autre site"),
+    "bad-origin", 403,
+)  # fmt: skip
+TOO_MANY_CONNECTIONS = GameError(
+    say("too many open games from your address; close some and try again",
+        "trop de parties ouvertes depuis votre adresse ; fermez-en et réessayez"),
+    "too-many-connections", 429,
+)  # fmt: skip
+
+
+async def refuse(socket: WebSocket, error: GameError, close_code: int) -> None:
+    """Tell an accepted socket why it is refused, in its page's language, and close it."""
+    message = error.in_language(seat_language(socket))
+    await socket.send_json({"type": "error", "code": error.code, "message": message})
+    await socket.close(code=close_code)
+
 
 @live.websocket("/ws/{token}")
 async def websocket(
@@ -214,11 +232,7 @@ async def websocket(
     hub = get_hub(socket)
     if not origin_allowed(socket.headers, settings.allowed_origins):
         await socket.accept()
-        await socket.send_json(
-            {"type": "error", "code": "bad-origin",
-             "message": "this page may not open a game of another site"}
-        )  # fmt: skip
-        await socket.close(code=4403)
+        await refuse(socket, BAD_ORIGIN, 4403)
         return
     where = address(socket)
     if (
@@ -226,11 +240,7 @@ async def websocket(
         and hub.per_address.get(where, 0) >= settings.connections_per_address
     ):
         await socket.accept()
-        await socket.send_json(
-            {"type": "error", "code": "too-many-connections",
-             "message": "too many open games from your address; close some and try again"}
-        )  # fmt: skip
-        await socket.close(code=4429)
+        await refuse(socket, TOO_MANY_CONNECTIONS, 4429)
         return
     await socket.accept()
     hub.per_address[where] = hub.per_address.get(where, 0) + 1
@@ -238,14 +248,7 @@ async def websocket(
         try:
             session, seat = await service.seat(token)
         except GameError as exc:
-            await socket.send_json(
-                {
-                    "type": "error",
-                    "code": exc.code,
-                    "message": exc.in_language(seat_language(socket)),
-                }
-            )
-            await socket.close(code=4404 if exc.status == 404 else 4400)
+            await refuse(socket, exc, 4404 if exc.status == 404 else 4400)
             return
         hub.join(session, socket, seat)
         try:

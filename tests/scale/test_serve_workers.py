@@ -3,29 +3,15 @@ on SQLite it refuses, saying why."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def call(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return dict(json.loads(response.read()))
+from tests.netutil import call_json, free_port
 
 
 def children(pid: int) -> list[int]:
@@ -66,16 +52,16 @@ def test_two_workers_on_one_port_play_one_game(pg_url: str, tmp_path: Path) -> N
                 pass
             assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
             time.sleep(0.2)
-        created = call(base + "/api/games", {"game": "general", "mode": "friend"})
+        created = call_json(base + "/api/games", {"game": "general", "mode": "friend"})
         rebels = created["seats"]["rebels"].rsplit("/", 1)[1]
         general = created["seats"]["general"].rsplit("/", 1)[1]
         # each request may land on either process: the database keeps them in step
         moves = [(rebels, "a2-b2"), (general, "c3-b4"), (rebels, "a1-a2")]
         for ply, (token, move) in enumerate(moves):
-            state = call(f"{base}/api/play/{token}/move", {"move": move, "ply": ply})
+            state = call_json(f"{base}/api/play/{token}/move", {"move": move, "ply": ply})
             assert state["ply"] == ply + 1
         for _ in range(20):  # both processes answer with the whole game
-            history = call(f"{base}/api/play/{general}")["history"]
+            history = call_json(f"{base}/api/play/{general}")["history"]
             assert [h["text"] for h in history] == ["a2-b2", "c3-b4xa3c5", "a1-a2"]
     finally:
         os.killpg(process.pid, signal.SIGTERM)

@@ -23,11 +23,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def make_client(db_url: str) -> Iterator[Callable[[], TestClient]]:
+def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
     clients: list[TestClient] = []
 
-    def make() -> TestClient:
-        app = create_app(Settings(database_url=db_url, computer_delay=0.0))
+    def make(**overrides: Any) -> TestClient:
+        """A client of an app on the test's database (``overrides``: other settings)."""
+        app = create_app(Settings(database_url=db_url, computer_delay=0.0, **overrides))
         client = TestClient(app)
         client.__enter__()
         clients.append(client)
@@ -39,7 +40,7 @@ def make_client(db_url: str) -> Iterator[Callable[[], TestClient]]:
 
 
 @pytest.fixture
-def client(make_client: Callable[[], TestClient]) -> TestClient:
+def client(make_client: Callable[..., TestClient]) -> TestClient:
     return make_client()
 
 

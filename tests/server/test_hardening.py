@@ -5,35 +5,22 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from ludotheque.server.app import create_app
-from ludotheque.server.settings import Settings
 from tests.server.conftest import new_game, token_of
 
 TURKISH = "3İE1IE2/8/8/8/8/4ISW3/RS6RE/7RNE r37,i37 R5.4,I6.6,I6.7 r"
 
 
 @pytest.fixture
-def app_with(db_url: str) -> Iterator[Callable[..., TestClient]]:
+def app_with(make_client: Callable[..., TestClient]) -> Callable[..., TestClient]:
     """A client of an app with some settings changed."""
-    clients: list[TestClient] = []
-
-    def make(**overrides: Any) -> TestClient:
-        settings = Settings(database_url=db_url, computer_delay=0.0, **overrides)
-        client = TestClient(create_app(settings))
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
+    return make_client
 
 
 def receive(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:

@@ -3,28 +3,14 @@ processes, and stops cleanly (no leaked semaphores from the computer's pool)."""
 
 from __future__ import annotations
 
-import json
 import os
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _call(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return dict(json.loads(response.read()))
+from tests.netutil import call_json, free_port
 
 
 def test_serve_plays_the_computer_and_stops_cleanly(tmp_path: Path) -> None:
@@ -45,10 +31,12 @@ def test_serve_plays_the_computer_and_stops_cleanly(tmp_path: Path) -> None:
             except OSError:
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.2)
-        game = _call(base + "/api/games", {"game": "general", "mode": "computer", "level": "easy"})
+        game = call_json(
+            base + "/api/games", {"game": "general", "mode": "computer", "level": "easy"}
+        )
         token = game["seats"]["both"].rsplit("/", 1)[1]
-        _call(f"{base}/api/play/{token}/move", {"move": "a2-b2", "ply": 0})
-        while _call(f"{base}/api/play/{token}")["ply"] < 2:
+        call_json(f"{base}/api/play/{token}/move", {"move": "a2-b2", "ply": 0})
+        while call_json(f"{base}/api/play/{token}")["ply"] < 2:
             assert time.monotonic() < deadline, "the computer did not move"
             time.sleep(0.1)
     finally:
