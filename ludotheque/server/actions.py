@@ -127,11 +127,16 @@ def describe(exc: ValidationError) -> str:
     )
 
 
-async def perform(action: Action, seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
-    """Do ``action`` for ``seat``; the answer (for ``state`` actions, the seat's new view)."""
+async def perform(
+    action: Action, seat: Seat, message: dict[str, Any], *, view: bool = True
+) -> dict[str, Any]:
+    """Do ``action`` for ``seat``; the answer (for ``state`` actions, the seat's new view, or
+    nothing when ``view`` is false: a socket gets it with the broadcast anyway)."""
     body = validated(action.body, message)
     result = await action.run(seat, body)
     if action.reply == "state":
+        if not view:
+            return {}
         async with seat.session.lock:
             return snapshot(seat.session, seat.seat)
     assert result is not None

@@ -295,7 +295,7 @@ async def handle(
             )  # fmt: skip
         if action.changes:
             limits.check("change", address(socket))
-        result = await perform(action, seat, message)
+        result = await perform(action, seat, message, view=False)
         if action.reply == "partial":
             await socket.send_json({"type": "partial", "id": message.get("id"), **result})
         elif action.reply == "rematch":
