@@ -50,6 +50,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "home.copy": "Copy",
         "home.copied": "Copied",
         "play.to_move": "{side} to move",
+        "play.to_move.general": "General to move",
+        "play.to_move.imperium": "Imperium to move",
         "play.you_are": "You play the {side}",
         "play.you_both": "You play both sides",
         "play.watching": "You are watching",
@@ -231,6 +233,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "home.copy": "Copier",
         "home.copied": "Copié",
         "play.to_move": "Aux {side} de jouer",
+        # the sides are not all plural: one sentence for each where the article differs
+        "play.to_move.general": "Au Général de jouer",
+        "play.to_move.imperium": "À l'Imperium de jouer",
         "play.you_are": "Vous jouez les {side}",
         "play.you_both": "Vous jouez les deux camps",
         "play.watching": "Vous regardez la partie",

@@ -38,3 +38,12 @@ def test_socket_refusals_follow_the_language(client: TestClient) -> None:
         assert message["type"] == "error" and "position dépassée" in message["message"]
         ws.send_text("{nope")
         assert "mal formé" in ws.receive_json()["message"]
+
+
+def test_every_side_to_move_reads_well_in_french() -> None:
+    from ludotheque.server.i18n import TEXTS
+
+    fr = TEXTS["fr"]
+    assert fr["play.to_move.general"] == "Au Général de jouer"
+    assert fr["play.to_move.imperium"].startswith("À l'Imperium")
+    assert fr["play.to_move"].format(side=fr["side.rebels"]) == "Aux Rebelles de jouer"

@@ -273,7 +273,8 @@ function renderStatus(live) {
     status.textContent = head;
   } else {
     result.hidden = true;
-    let text = t("play.to_move", { side: sideName(snap.to_move) });
+    const own = `play.to_move.${snap.to_move}`; // a sentence of its own for this side, if any
+    let text = t(own) !== own ? t(own) : t("play.to_move", { side: sideName(snap.to_move) });
     if (snap.computer && snap.to_move === snap.computer.side) text += ` — ${t("play.thinking")}`;
     else if (snap.can_move && snap.seat !== "both") text += ` — ${t("play.your_turn")}`;
     status.textContent = text;
