@@ -156,6 +156,7 @@ def _worker(args: argparse.Namespace) -> int:
         finally:
             await bus.close()
             pool.close()
+            await service.aclose()
             engine.dispose()
 
     asyncio.run(run())

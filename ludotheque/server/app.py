@@ -76,7 +76,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
             await bus.close()
             if pool is not None:
                 pool.close()
-            service.close()
+            await service.aclose()
             engine.dispose()
 
     app = FastAPI(title="Ludothèque", lifespan=lifespan)

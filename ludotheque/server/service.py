@@ -32,8 +32,9 @@ from ..ai.levels import LEVELS
 from ..core import CHANCE, IllegalMove, InvalidPosition, UnknownGame
 from ..record import Record
 from .boards import available
-from .bus import Bus, MemoryBus
+from .bus import Bus, MemoryBus, PostgresBus
 from .db import EventRow, GameRow, JobRow, SeatRow, now, token_hash
+from .pglog import Append, PgLog, Refused
 from .settings import Settings
 
 log = logging.getLogger("ludotheque.service")
@@ -190,6 +191,11 @@ class GameService:
             sessions.kw.get("bind") is not None and sessions.kw["bind"].dialect.name == "sqlite"
         )
         self.executor = ThreadPoolExecutor(1 if sqlite else 8, thread_name_prefix="ludotheque-db")
+        bind = sessions.kw.get("bind")
+        self.pglog: PgLog | None = None
+        if bind is not None and bind.dialect.name == "postgresql":
+            url = bind.url.set(drivername="postgresql")
+            self.pglog = PgLog(url.render_as_string(hide_password=False))
 
     async def run_db(self, fn: Callable[[], T]) -> T:
         """Run database work in a thread, so that the event loop never waits on it."""
@@ -197,6 +203,12 @@ class GameService:
 
     def close(self) -> None:
         self.executor.shutdown(wait=False)
+
+    async def aclose(self) -> None:
+        """Close what lives on the event loop (the log's connections), then the rest."""
+        if self.pglog is not None:
+            await self.pglog.close()
+        self.close()
 
     # -- creating and finding games --------------------------------------------------------
 
@@ -516,46 +528,55 @@ class GameService:
             break
         return events
 
+    def _summary(self, session: GameSession, events: list[Event]) -> Append:
+        """What writing ``events`` at ``session.seq`` changes besides the log: the game's
+        summary row and, when the computer is due, its job."""
+        over = session.record.outcome()
+        stamp = time.time()
+        return Append(
+            game_id=session.id, seq=session.seq, events=events, stamp=now(),
+            rematch_id=session.rematch_id, over=over is not None,
+            winner=over.winner if over is not None else None,
+            reason=over.reason if over is not None else None,
+            to_move=None if over is not None else session.record.state.to_move,
+            job_not_before=stamp + self.settings.computer_delay if session.computer_due else None,
+            job_created=stamp, notify=isinstance(self.bus, PostgresBus),
+        )  # fmt: skip
+
     def _write(self, db: Session, session: GameSession, events: list[Event]) -> None:
         """Append ``events`` at ``session.seq`` with what follows from them: the game's
         summary row, the computer's job when it is due, the announcements."""
-        seq = session.seq
-        stamp_at = now()
+        change = self._summary(session, events)
         if events:  # plain statements, no ORM objects: this runs for every move
             db.connection().execute(
                 insert(EVENTS),
                 [
                     {
                         "game_id": session.id,
-                        "seq": seq + i,
+                        "seq": change.seq + i,
                         "kind": kind,
                         "data": data,
-                        "created_at": stamp_at,
+                        "created_at": change.stamp,
                     }
                     for i, (kind, data) in enumerate(events)
                 ],
             )  # fmt: skip  (the unique (game, seq) speaks here)
-        end = seq + len(events)
-        over = session.record.outcome()
-        summary: dict[str, Any] = {"updated_at": stamp_at, "rematch_id": session.rematch_id}
-        if over is not None:
+        end = change.seq + len(events)
+        summary: dict[str, Any] = {"updated_at": change.stamp, "rematch_id": change.rematch_id}
+        if change.over:
             summary.update(
-                finished_at=func.coalesce(GAMES.c.finished_at, stamp_at),
-                winner=over.winner, reason=over.reason, to_move=None,
+                finished_at=func.coalesce(GAMES.c.finished_at, change.stamp),
+                winner=change.winner, reason=change.reason, to_move=None,
             )  # fmt: skip
         else:
-            summary.update(
-                finished_at=None, winner=None, reason=None,
-                to_move=session.record.state.to_move,
-            )  # fmt: skip
+            summary.update(finished_at=None, winner=None, reason=None, to_move=change.to_move)
         # Core statements on the connection: the ORM's bulk machinery costs more than the SQL
         db.connection().execute(update(GAMES).where(GAMES.c.id == session.id).values(**summary))
-        if session.computer_due:
-            stamp = time.time()
+        if change.job_not_before is not None:
             db.add(
                 JobRow(
                     kind="computer", game_id=session.id, seq=end, status="queued", attempts=0,
-                    not_before=stamp + self.settings.computer_delay, created_at=stamp,
+                    not_before=change.job_not_before, created_at=change.job_created,
                 )
             )  # fmt: skip
             self.bus.publish_in(db, "job", session.id)
@@ -572,6 +593,16 @@ class GameService:
         """Write ``events`` (already applied to the in-memory game) in one transaction, with
         ``before`` and ``after`` as more work in it. Raises ``Conflict`` if another process
         wrote at this place of the log first; the caller then takes the change back."""
+
+        if before is None and after is None and self.pglog is not None:
+            # the hot path on PostgreSQL: one statement on the event loop (see pglog)
+            try:
+                await self.pglog.append(self._summary(session, events))
+            except Refused:
+                raise Conflict from None
+            session.seq += len(events)
+            self._announce_commit(session)
+            return
 
         def write() -> None:
             with self.sessions() as db:
