@@ -303,6 +303,8 @@ function renderControls(live) {
   const offered = player && over && snap.mode === "friend" && snap.rematch && !rematchDeclined;
   $("rematch-offer").hidden = !offered;
   $("rematch").hidden = !(player && over) || offered;
+  // a watcher is offered the players' rematch as soon as it exists
+  $("watch-rematch").hidden = !(mode === "watch" && snap.rematch);
   const request = snap.undo.request;
   const box = $("undo-request");
   if (player && request && !snap.undo.free) {
@@ -492,6 +494,12 @@ $("resign").addEventListener("click", () => {
   if (window.confirm(t("play.resign_confirm"))) send({ type: "resign" });
 });
 $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+{
+  const button = document.createElement("button");
+  Object.assign(button, { type: "button", id: "watch-rematch", hidden: true, textContent: t("play.watch_rematch") });
+  button.addEventListener("click", () => send({ type: "rematch" })); // the answer leads to its watch page
+  document.querySelector(".panel .controls").append(button);
+}
 $("accept-rematch").addEventListener("click", () => send({ type: "rematch" }));
 $("decline-rematch").addEventListener("click", () => {
   rematchDeclined = true;
