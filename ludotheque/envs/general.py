@@ -1,0 +1,167 @@
+"""Le Général et les rebelles for the frameworks: 1,305 actions, observations of shape (8, 7, 5).
+
+The board on a grid. The 29 points sit on a grid of 7 rows and 5 columns: column ``x`` is the
+letter (``a`` = 0 … ``e`` = 4), row ``y`` the number minus one (``a1`` = (0, 0)); the sanctuary
+sits above the square: ``s1`` = (1, 5), ``s2`` = (2, 5), ``s3`` = (3, 5), ``s4`` = (2, 6). Every
+line of the board then joins grid neighbours, so every step has a compass direction ``N NE E SE
+S SW W NW`` (N: up a row, E: right a column), and a capture's two rebels lie on one of four
+orientations through the landing point: 1 ``N–S``, 2 ``NE–SW``, 3 ``E–W``, 4 ``SE–NW``
+(0: no capture).
+
+Points are numbered in alphabetical order of their names: ``a1`` = 0, ``a2`` = 1 … ``e5`` = 24,
+``s1`` = 25 … ``s4`` = 28.
+
+Actions (fixed for every version):
+
+- a step from point ``p`` in direction ``d`` (0–7 from N clockwise) capturing on orientation
+  ``c`` (0–4): ``(p * 8 + d) * 5 + c``, 0 … 1159;
+- the general's flight (the step onto ``s4`` while it is unused; he is on the one point next to
+  it) landing on point ``q`` and capturing on orientation ``c``: ``1160 + q * 5 + c``,
+  1160 … 1304.
+
+Observation ``[plane, y, x]`` (float32, 0–1), the same board for both players:
+0 rebels; 1 the general; 2 the 29 points of the board; 3 the flight still available (whole
+plane); 4 the rebels to move (whole plane); 5 the observer plays the rebels (whole plane); 6 how
+many times the position occurred before, over 2 (threefold repetition is a draw); 7 turns played
+over the turn limit.
+
+Ends: the rules', a draw by threefold repetition, and the frameworks' turn limit (``max_turns``
+moves, 1,000 by default: no result, "unfinished"; the rules have none).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import Game, State
+from .base import Encoding, Node, Observation
+
+POINTS = (*(f"{c}{r}" for c in "abcde" for r in range(1, 6)), "s1", "s2", "s3", "s4")
+"""The 29 points in action order (alphabetical)."""
+POINT_INDEX = {name: i for i, name in enumerate(POINTS)}
+GRID: dict[str, tuple[int, int]] = {
+    f"{c}{r}": (r - 1, x) for x, c in enumerate("abcde") for r in range(1, 6)
+}
+GRID.update({"s1": (5, 1), "s2": (5, 2), "s3": (5, 3), "s4": (6, 2)})
+"""Each point's ``(y, x)`` on the 7 × 5 grid."""
+DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+_VECTORS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))  # (dy, dx)
+ORIENTATIONS = ("", "N-S", "NE-SW", "E-W", "SE-NW")
+STEPS = len(POINTS) * 8 * 5  # 1160
+NUM_ACTIONS = STEPS + len(POINTS) * 5  # 1305
+SHAPE = (8, 7, 5)
+
+
+def _direction(src: str, dst: str) -> int:
+    (y0, x0), (y1, x1) = GRID[src], GRID[dst]
+    return _VECTORS.index((y1 - y0, x1 - x0))
+
+
+def _orientation(landing: str, pair: tuple[str, str]) -> int:
+    (y0, x0), (y1, x1) = GRID[landing], GRID[pair[0]]
+    d = _VECTORS.index((y1 - y0, x1 - x0))
+    return d % 4 + 1
+
+
+def action_of(text: str) -> int:
+    """The action of a move in notation (``c3-b2xa3c1``, ``s2-s4*c3``), canonical or not."""
+    text = text.strip().lower()
+    captured: tuple[str, str] | None = None
+    if "x" in text:
+        text, pair = text.split("x")
+        captured = (pair[:2], pair[2:])
+    landing = None
+    if "*" in text:
+        text, landing = text.split("*")
+    src, dst = text.split("-")
+    end = landing or dst
+    c = 0 if captured is None else _orientation(end, captured)
+    if landing is not None:
+        return STEPS + POINT_INDEX[landing] * 5 + c
+    return (POINT_INDEX[src] * 8 + _direction(src, dst)) * 5 + c
+
+
+def action_words(action: int) -> str:
+    """An action in words, whatever the position: ``step c3 SW capturing NE-SW``."""
+    if not 0 <= action < NUM_ACTIONS:
+        return f"no action {action}"
+    if action >= STEPS:
+        q, c = divmod(action - STEPS, 5)
+        text = f"flight to {POINTS[q]}"
+    else:
+        pd, c = divmod(action, 5)
+        p, d = divmod(pd, 8)
+        text = f"step {POINTS[p]} {DIRECTIONS[d]}"
+    return text + (f" capturing {ORIENTATIONS[c]}" if c else "")
+
+
+class GeneralEncoding(Encoding):
+    """Le Général et les rebelles (see the module docstring)."""
+
+    name = "general"
+    num_actions = NUM_ACTIONS
+    observation_shape = SHAPE
+    default_max_turns = 1000
+    repetition = 3
+
+    def __init__(self, game: Game, max_turns: int | None = None) -> None:
+        super().__init__(game, max_turns)
+        self._actions: dict[Any, int] = {}
+
+    @property
+    def max_game_length(self) -> int:
+        return self.max_turns
+
+    def action_of(self, move: Any) -> int:
+        """The action of an engine move (remembered: moves are values)."""
+        action = self._actions.get(move)
+        if action is None:
+            action = self._actions[move] = action_of(str(move))
+        return action
+
+    def _legal(self, node: Node) -> dict[int, Any]:
+        known = self._actions
+        pairs = []
+        for move in node.state.legal_moves():
+            action = known.get(move)
+            if action is None:
+                action = self.action_of(move)
+            pairs.append((action, move))
+        pairs.sort()
+        return dict(pairs)
+
+    def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
+        return self._turn_done(node, node.state.play(what))
+
+    def _resets_history(self, before: State, after: State) -> bool:
+        # a capture or the flight can never be undone
+        return bool(
+            after.rebel_count != before.rebel_count  # type: ignore[attr-defined]
+            or after.flight_available != before.flight_available  # type: ignore[attr-defined]
+        )
+
+    def observe(self, node: Node, player: int, out: Observation) -> None:
+        state: Any = node.state
+        for name in state.rebels:
+            y, x = GRID[name]
+            out[0, y, x] = 1.0
+        y, x = GRID[state.general]
+        out[1, y, x] = 1.0
+        for y, x in GRID.values():
+            out[2, y, x] = 1.0
+        if state.flight_available:
+            out[3] = 1.0
+        if state.side == self.sides[0]:
+            out[4] = 1.0
+        if player == 0:
+            out[5] = 1.0
+        if self.repetition:
+            out[6] = node.repetitions() / (self.repetition - 1)
+        out[7] = min(1.0, node.turns / self.max_turns)
+
+    def action_text(self, node: Node, action: int) -> str:
+        move = self.legal(node).get(action)
+        return str(move) if move is not None else action_words(action)
+
+    def turn_plans(self, node: Node) -> dict[Any, list[int]]:
+        return {move: [action] for action, move in self.legal(node).items()}

@@ -1,0 +1,210 @@
+"""Our games as PettingZoo AEC environments, like PettingZoo's classic games.
+
+>>> from ludotheque.envs.pettingzoo import env
+>>> e = env("backgammon", ruleset="standard")
+>>> e.reset(seed=1)
+>>> observation, reward, termination, truncation, info = e.last()
+>>> observation["observation"].shape, observation["action_mask"].shape
+((205,), (151,))
+
+``env(game, ruleset=None, render_mode=None, max_turns=None)``: ``game`` is ``"general"``,
+``"backgammon"`` or ``"defiance"``; ``ruleset`` one of its rulesets (``None``: the default, as
+``ludotheque.available_games()`` lists them). Agents are ``player_0`` and ``player_1``, the
+game's sides in order (``env.unwrapped.sides`` names them); player_0 moves first. An observation
+is ``{"observation": array, "action_mask": int8 array}`` with the game's encoding (see
+``ludotheque.envs.general``, ``.backgammon``, ``.defiance``); the mask is all 0 for the agent
+not to move. A backgammon turn or a Defiance turn takes several steps of the same agent.
+
+Dice are rolled inside the environment with a generator seeded by ``reset(seed=…)``. The reward
+is 1 to the winner and -1 to the loser at the end (0 each for a draw). A game ended by its rules
+(draws by repetition and Defiance's turn limit included) terminates; one stopped at the turn
+limit where the rules have none (backgammon, the General) is truncated. ``render_mode="ansi"``
+returns the terminal board.
+
+``env()`` wraps the environment as PettingZoo's classic games are (an illegal action loses the
+game, with a warning); ``raw_env`` is the bare environment, which raises
+``ludotheque.IllegalMove`` on an illegal action.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
+from pettingzoo.utils import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    wrappers,
+)
+
+from ..core import IllegalMove
+from . import encoding as make_encoding
+from .base import Node
+
+AGENTS = ("player_0", "player_1")
+
+
+def env(
+    game: str,
+    ruleset: str | None = None,
+    render_mode: str | None = None,
+    max_turns: int | None = None,
+) -> Any:
+    """The AEC environment of ``game`` with ``ruleset``, wrapped as PettingZoo's classic games."""
+    environment = raw_env(game, ruleset, render_mode, max_turns)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """A game of ours as a PettingZoo AEC environment (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: str,
+        ruleset: str | None = None,
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.encoding = enc = make_encoding(game, ruleset, max_turns)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.metadata = {
+            "render_modes": ["ansi"],
+            "name": f"ludotheque_{enc.name}_v0",
+            "is_parallelizable": False,
+        }
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self.sides = dict(zip(AGENTS, enc.sides, strict=True))
+        observation = spaces.Box(0.0, 1.0, enc.observation_shape, np.float32)
+        mask = spaces.Box(0, 1, (enc.num_actions,), np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in AGENTS
+        }
+        self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in AGENTS}
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection = AGENTS[0]
+        self._rng: random.Random | None = None
+        self._node: Node = enc.initial()
+        self._no_mask = np.zeros(enc.num_actions, np.int8)
+
+    # -- the AEC interface -----------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def node(self) -> Node:
+        """The encoding's node of the game now (``node.state`` is the engine state)."""
+        return self._node
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` seeds the dice (kept from the last seed when ``None``)."""
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(seed)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {a: {} for a in AGENTS}
+        self._node = self._roll(self.encoding.initial())
+        self.agent_selection = AGENTS[self._node.player]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        node = self._node
+        player = AGENTS.index(agent)
+        enc = self.encoding
+        mask = (
+            enc.action_mask(node)
+            if agent == self.agent_selection and node.player == player
+            else self._no_mask.copy()
+        )
+        return {"observation": enc.observation(node, player), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            action = int(action)
+        else:
+            raise IllegalMove(f"an action is an integer, not {action!r}")
+        self._cumulative_rewards[agent] = 0.0
+        node = self._node = self._roll(self.encoding.apply(self._node, action))
+        if node.outcome is None:
+            self.agent_selection = AGENTS[node.player]
+            return
+        returns = self.encoding.returns(node)
+        ended = self.truncations if node.truncated else self.terminations
+        for i, a in enumerate(AGENTS):
+            self.rewards[a] = returns[i]
+            ended[a] = True
+            self.infos[a] = {"winner": node.outcome.winner, "reason": node.outcome.reason}
+        self._accumulate_rewards()
+        self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+
+    def render(self) -> str | None:
+        """The terminal board (with ``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render mode")
+            return None
+        return board_text(self.encoding.name, self._node, self.encoding.describe(self._node))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _roll(self, node: Node) -> Node:
+        """Play chance nodes with the environment's generator until someone decides."""
+        enc = self.encoding
+        rng = self._rng
+        assert rng is not None
+        while node.is_chance:
+            outcomes = enc.chance_outcomes(node)
+            x = rng.random()
+            chosen = outcomes[-1][0]
+            for outcome, p in outcomes:
+                x -= p
+                if x < 0:
+                    chosen = outcome
+                    break
+            node = enc.apply(node, chosen)
+        return node
+
+
+def board_text(game: str, node: Node, description: str) -> str:
+    """The terminal drawing of ``node``: the board (a backgammon board with the checkers
+    already moved this turn), the status line and the position string with the turn so far."""
+    from ..terminal.play import text_board
+
+    board = text_board(game)
+    state: Any = node.state
+    if game == "backgammon" and node.pending is not None and node.pending.done:
+        from .backgammon import BackgammonEncoding
+
+        boards = BackgammonEncoding(state.game).boards(node)
+        state = state.game.from_boards(
+            boards["white"], boards["black"], state.side, str(state.dice)
+        )
+    elif game == "defiance" and node.pending is not None:
+        from .defiance import DefianceEncoding
+
+        text = DefianceEncoding(state.game).position_now(node)
+        state = state.game.parse_position(text)
+    return "\n".join([board.render(state), board.status(state), description])
