@@ -141,9 +141,9 @@ def username_key(name: str) -> str:
 _RESERVED_NAMES = (
     # the site and the people who run it
     "admin administrator root sysop system moderator mod staff support help official "
-    "ludotheque ludo server api www mail postmaster security abuse owner team "
+    "ludotheque server api www mail postmaster security abuse owner team "
     # who plays: the computer and its levels, people without an account
-    "computer ordinateur bot robot ai engine easy medium hard facile moyen difficile "
+    "computer ordinateur bot robot engine easy medium hard facile moyen difficile "
     "anonymous anonyme anon guest invite visitor visiteur human humain player joueur "
     "nobody somebody someone personne null none undefined unknown me you moi toi "
     # the pages and the games' words

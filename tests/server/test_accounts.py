@@ -33,7 +33,9 @@ SECRET = "a server secret of enough bytes"
 # -- usernames ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["ab", "Alice", "x_y-z9", "Zo3", "a" * 20, "Jean-Luc", "b0b"])
+@pytest.mark.parametrize(
+    "name", ["ab", "Alice", "x_y-z9", "Zo3", "a" * 20, "Jean-Luc", "b0b", "Al", "Ludo"]
+)
 def test_good_usernames(name: str) -> None:
     assert validate_username(name) == name
 
