@@ -332,11 +332,10 @@ def flag(clock: Clock | None, now: float) -> Flag | None:
     """The running side's flag if its time is out at ``now``; else ``None``."""
     if clock is None:
         return None
-    deadline = clock.deadline()
-    if deadline is None or now < deadline:
+    deadline, side = clock.deadline(), clock.running
+    if deadline is None or side is None or now < deadline:
         return None
-    assert clock.running is not None
-    return Flag(clock.running, deadline, clock._first_move(clock.running))
+    return Flag(side, deadline, clock._first_move(side))
 
 
 def press(clock: Clock, now: float, next_side: str | None) -> Clock:
