@@ -77,6 +77,12 @@ PAIRS_AT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+# NEIGHBOUR_MASK[p]: the bitmask of the points next to p.
+NEIGHBOUR_MASK: tuple[int, ...] = tuple(
+    sum(1 << q for q in NEIGHBOURS[p]) for p in range(NUM_POINTS)
+)
+
+
 def name(point: int) -> str:
     """The notation name of a point index."""
     return NAMES[point]

@@ -1,14 +1,23 @@
 """Moves of Le Général et les rebelles and their canonical notation.
 
 Every move that can ever be legal is built once, at import, so that move generation only looks
-moves up: ``REBEL_STEPS``, ``GENERAL_STEPS`` and ``FLIGHTS`` below.
+moves up: ``REBEL_STEPS``, ``GENERAL_STEPS`` and ``FLIGHTS`` below, and the faster tables built
+from them (``REBEL_MOVES_TO``, ``REBEL_REACH``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from .board import NAMES, NEIGHBOURS, NUM_POINTS, PAIRS_AT, S4, SANCTUARY_MASK
+
+
+def _or(masks: Iterable[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
 
 
 class GeneralMove(NamedTuple):
@@ -88,3 +97,39 @@ FLIGHTS: tuple[tuple[tuple[int, GeneralMove, tuple[tuple[int, GeneralMove], ...]
         for src in range(NUM_POINTS)
     )
 )
+
+
+def _subsets(mask: int) -> list[int]:
+    """Every subset of ``mask`` (the empty one included)."""
+    out = [0]
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        out += [s | bit for s in out]
+    return out
+
+
+# REBEL_MOVES_TO[src][targets]: the moves of a rebel on src to each point of ``targets`` (a subset
+# of REBEL_TARGETS[src]: the targets that are empty), by ascending destination: one look-up per
+# rebel instead of one per destination.
+REBEL_MOVES_TO: tuple[dict[int, tuple[GeneralMove, ...]], ...] = tuple(
+    {
+        targets: tuple(move for dst, move in REBEL_STEPS[src] if (targets >> dst) & 1)
+        for targets in _subsets(REBEL_TARGETS[src])
+    }
+    for src in range(NUM_POINTS)
+)
+
+# REBEL_REACH[k][byte]: the union of REBEL_TARGETS of the rebels in bits 8k…8k+7 given by
+# ``byte``: whether the rebels can move at all is four look-ups and a mask.
+REBEL_REACH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        _or(REBEL_TARGETS[p] for i in range(8) if (byte >> i) & 1 and (p := 8 * k + i) < NUM_POINTS)
+        for byte in range(256)
+    )
+    for k in range(4)
+)
+
+# The ids of the rebel steps of REBEL_MOVE: play() checks one of these by the rules in a few
+# operations instead of searching the list of legal moves.
+REBEL_MOVE_IDS: frozenset[int] = frozenset(id(m) for row in REBEL_STEPS for _, m in row)

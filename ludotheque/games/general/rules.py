@@ -2,13 +2,16 @@
 
 A state is four values: the general's point, the rebels as a bitmask, the side to move and
 whether the flight is still available. Legal moves and the outcome are computed on demand and
-cached on the (otherwise immutable) state.
+cached on the (otherwise immutable) state; the outcome never needs the list of moves (whether a
+side can move at all is a few mask operations), and a move taken from the state's own list is
+played without being searched for in it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, ClassVar, NoReturn
 
 from ...core import Game, IllegalMove, InvalidPosition, Outcome, State, describe_value
 from .board import (
@@ -17,6 +20,7 @@ from .board import (
     GATES_MASK,
     INDEX,
     NAMES,
+    NEIGHBOUR_MASK,
     NEIGHBOURS,
     NUM_POINTS,
     PAIRS_AT,
@@ -26,7 +30,8 @@ from .board import (
     START_REBELS,
     mask_names,
 )
-from .moves import FLIGHTS, GENERAL_STEPS, REBEL_MOVE, REBEL_TARGETS, GeneralMove
+from .movegen import REBEL_CHUNKS, general_moves
+from .moves import REBEL_MOVE_IDS, REBEL_REACH, GeneralMove
 
 REBELS = "rebels"
 GENERAL = "general"
@@ -41,17 +46,16 @@ NO_MOVE = "no-move"
 REPETITION = "repetition"
 
 _UNSET: Any = object()
+_C0, _C1, _C2, _C3 = REBEL_CHUNKS
+_TWELVE_CAPTURED = Outcome(GENERAL, TWELVE_CAPTURED)
+_SHUT_IN = Outcome(REBELS, SHUT_IN)
+_IMMOBILISED = Outcome(REBELS, IMMOBILISED)
+_NO_MOVE = Outcome(GENERAL, NO_MOVE)
 
 
-class GeneralState(State):
-    """A position of Le Général et les rebelles.
-
-    >>> s = GeneralGame().start()
-    >>> s.to_move
-    'rebels'
-    >>> s.play("a2-b2").to_move
-    'general'
-    """
+class _Fields:
+    """The storage of a state. States are built as ``_Fields`` (plain, fast attribute stores),
+    then become ``GeneralState``s, which refuse every change."""
 
     __slots__ = ("_flight", "_general", "_moves", "_outcome", "_rebels", "_side")
 
@@ -61,6 +65,19 @@ class GeneralState(State):
     _flight: bool
     _moves: list[GeneralMove]
     _outcome: Outcome | None
+
+
+class GeneralState(_Fields, State):
+    """A position of Le Général et les rebelles.
+
+    >>> s = GeneralGame().start()
+    >>> s.to_move
+    'rebels'
+    >>> s.play("a2-b2").to_move
+    'general'
+    """
+
+    __slots__ = ()
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("states are immutable: play() returns a new state")
@@ -104,9 +121,10 @@ class GeneralState(State):
 
     @property
     def to_move(self) -> str | None:
-        if self.outcome() is not None:
-            return None
-        return SIDES[self._side]
+        result = self._outcome
+        if result is _UNSET:
+            result = self.outcome()
+        return None if result is not None else SIDES[self._side]
 
     def position(self) -> str:
         return (
@@ -115,18 +133,54 @@ class GeneralState(State):
         )
 
     def legal_moves(self) -> list[GeneralMove]:
-        if self.outcome() is not None:
-            return []
-        return self._generate()
+        moves = self._moves
+        if moves is _UNSET:
+            result = self._outcome
+            if result is _UNSET:
+                result = self.outcome()
+            return [] if result is not None else self._generate()
+        return moves
 
     def outcome(self) -> Outcome | None:
         result = self._outcome
         if result is _UNSET:
-            result = self._decide()
+            rebels = self._rebels
+            g = self._general
+            if rebels.bit_count() <= 4:
+                result = _TWELVE_CAPTURED
+            elif (SANCTUARY_MASK >> g) & 1 and rebels & GATES_MASK == GATES_MASK:
+                result = _SHUT_IN
+            elif self._side:  # the general: a point next to him is empty
+                result = None if NEIGHBOUR_MASK[g] & ~rebels else _IMMOBILISED
+            else:  # the rebels: a point one of them may step to is empty
+                reach = (
+                    REBEL_REACH[0][rebels & 255]
+                    | REBEL_REACH[1][(rebels >> 8) & 255]
+                    | REBEL_REACH[2][(rebels >> 16) & 255]
+                    | REBEL_REACH[3][rebels >> 24]
+                )
+                result = None if reach & ~(rebels | (1 << g)) else _NO_MOVE
             object.__setattr__(self, "_outcome", result)
         return result
 
     def play(self, move: Any) -> GeneralState:
+        if id(move) in REBEL_MOVE_IDS:
+            # one of the rebels' steps: legal when it is their turn, its rebel is there, its
+            # point is empty and the game goes on (a few operations, no search of the list)
+            src, dst, _, _ = move
+            rebels = self._rebels
+            if (
+                (rebels >> src) & 1
+                and not ((rebels | (1 << self._general)) >> dst) & 1
+                and not self._side
+                and (self._outcome is None or self.to_move is not None)
+            ):
+                return _make(self._general, rebels ^ ((1 << src) | (1 << dst)), 1, self._flight)
+        elif self._side and move in self.legal_moves():
+            _src, dst, landing, captured = move  # the general's (a short list)
+            if landing < 0:
+                return _make(dst, self._rebels & ~captured, 0, self._flight)
+            return _make(landing, self._rebels & ~captured, 0, False)
         if isinstance(move, str):
             move = self.parse_move(move)
         elif not isinstance(move, GeneralMove) or move not in self.legal_moves():
@@ -159,52 +213,25 @@ class GeneralState(State):
     # -- internals -------------------------------------------------------------------------
 
     def _generate(self) -> list[GeneralMove]:
+        """The legal moves (the game not being over), cached."""
         moves = self._moves
-        if moves is not _UNSET:
-            return moves
-        rebels = self._rebels
-        g = self._general
-        moves = []
-        if self._side == 0:
-            empty = ~(rebels | (1 << g))
-            append = moves.append
-            r = rebels
-            while r:
-                low = r & -r
-                r ^= low
-                src = low.bit_length() - 1
-                targets = REBEL_TARGETS[src] & empty
-                if targets:
-                    row = REBEL_MOVE[src]
-                    while targets:
-                        bit = targets & -targets
-                        targets ^= bit
-                        append(row[bit.bit_length() - 1])  # type: ignore[arg-type]
-        else:
-            for dst, plain, captures in GENERAL_STEPS[g]:
-                if (rebels >> dst) & 1:
-                    continue
-                if dst == S4 and self._flight:
-                    for _land, fplain, fcaptures in FLIGHTS[g]:
-                        if (rebels >> _land) & 1:
-                            continue
-                        _add_step(moves, rebels, fplain, fcaptures)
-                else:
-                    _add_step(moves, rebels, plain, captures)
-        object.__setattr__(self, "_moves", moves)
+        if moves is _UNSET:
+            rebels = self._rebels
+            if self._side:
+                moves = general_moves(rebels, self._general, self._flight)
+            else:  # the rebels, by point: one look-up of the moves of each (rebel_moves())
+                empty = ~(rebels | (1 << self._general))
+                moves = []
+                extend = moves.extend
+                for targets, by_targets in (
+                    *_C0[rebels & 255],
+                    *_C1[(rebels >> 8) & 255],
+                    *_C2[(rebels >> 16) & 255],
+                    *_C3[rebels >> 24],
+                ):
+                    extend(by_targets[targets & empty])
+            object.__setattr__(self, "_moves", moves)
         return moves
-
-    def _decide(self) -> Outcome | None:
-        rebels = self._rebels
-        if rebels.bit_count() <= 4:
-            return Outcome(GENERAL, TWELVE_CAPTURED)
-        if (SANCTUARY_MASK >> self._general) & 1 and rebels & GATES_MASK == GATES_MASK:
-            return Outcome(REBELS, SHUT_IN)
-        if not self._generate():
-            if self._side == 1:
-                return Outcome(REBELS, IMMOBILISED)
-            return Outcome(GENERAL, NO_MOVE)
-        return None
 
     def _apply(self, move: GeneralMove) -> GeneralState:
         if move.src == self._general:
@@ -219,31 +246,19 @@ class GeneralState(State):
         return f"{outcome.winner} won: {outcome.reason}"
 
 
-def _add_step(
-    moves: list[GeneralMove],
-    rebels: int,
-    plain: GeneralMove,
-    captures: tuple[tuple[int, GeneralMove], ...],
-) -> None:
-    """Append the moves of one landing: one per capturable pair, or the plain step if none."""
-    before = len(moves)
-    for pair, move in captures:
-        if rebels & pair == pair:
-            moves.append(move)
-    if len(moves) == before:
-        moves.append(plain)
-
-
 def _make(general: int, rebels: int, side: int, flight: bool) -> GeneralState:
-    state = object.__new__(GeneralState)
-    setter = object.__setattr__
-    setter(state, "_general", general)
-    setter(state, "_rebels", rebels)
-    setter(state, "_side", side)
-    setter(state, "_flight", flight)
-    setter(state, "_moves", _UNSET)
-    setter(state, "_outcome", _UNSET)
-    return state
+    state = _new(_Fields)
+    state._general = general
+    state._rebels = rebels
+    state._side = side
+    state._flight = flight
+    state._moves = _UNSET
+    state._outcome = _UNSET
+    state.__class__ = GeneralState  # from now on it refuses every change
+    return state  # type: ignore[return-value]
+
+
+_new = object.__new__
 
 
 def _move_text(move: object) -> str:
@@ -268,14 +283,17 @@ class GeneralGame(Game):
     def start(self) -> GeneralState:
         return _make(START_GENERAL, START_REBELS, 0, True)
 
+    heuristic: ClassVar[Callable[[GeneralState, str], float] | None] = None
+    """The knowledge behind ``evaluate``: ``evaluation.evaluate``, which the package sets (the
+    rules do not import the evaluation, which reads them)."""
+
     def evaluate(self, state: State, side: str) -> float:
         """Heuristic value for ``side`` (see ``games.general.evaluation``)."""
-        from .evaluation import evaluate
-
-        if state.outcome() is not None:
+        heuristic = GeneralGame.heuristic
+        if heuristic is None or state.outcome() is not None:
             return super().evaluate(state, side)
         assert isinstance(state, GeneralState)
-        return evaluate(state, side)
+        return heuristic(state, side)
 
     def parse_position(self, text: str) -> GeneralState:
         return _parse_position(text)
