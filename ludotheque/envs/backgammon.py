@@ -44,6 +44,7 @@ actions (a roll and at most four checkers a turn).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -123,16 +124,16 @@ class BackgammonEncoding(Encoding):
     def _begin(self, state: State) -> Any:
         return TurnSoFar(tuple(state.legal_moves()), ())
 
-    def _legal(self, node: Node) -> dict[int, Any]:
+    def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
         plays, done = node.pending
         if not plays[0].raw:
-            return {PASS: None}
+            return [PASS], [None]
         k = len(done)
         out: dict[int, Any] = {}
         for play in plays:
             step = play.raw[k]
             out.setdefault((step[0] - 1) * 6 + (step[2] - 1), step)
-        return dict(sorted(out.items()))
+        return list(out), list(out.values())
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
         plays, done = node.pending

@@ -66,7 +66,7 @@ class Node:
     outcome: Outcome | None
     truncated: bool
     player: int
-    legal: dict[int, Any] | None  # action -> what it plays, ascending; filled on first use
+    legal: tuple[list[int], Sequence[Any]] | None  # (actions, what each plays), on first use
 
     def __init__(
         self,
@@ -166,6 +166,8 @@ class Encoding(ABC):
     """True when the turn limit is the game's own draw rule (Defiance), not the frameworks'."""
     repetition: int | None = None
     """A position seen this many times is a draw (``None``: no repetition rule)."""
+    has_pending: bool = True
+    """False when a turn is one decision (nothing is ever half chosen)."""
 
     def __init__(self, game: Game, max_turns: int | None = None) -> None:
         self.game = game
@@ -176,6 +178,8 @@ class Encoding(ABC):
         if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
             raise ValueError(f"max_turns must be a whole number of turns ≥ 1, not {max_turns!r}")
         self.max_turns = max_turns
+        self._players: dict[str | None, int] = {CHANCE: CHANCE_PLAYER}
+        self._players.update((side, i) for i, side in enumerate(self.sides))
 
     # -- what each game defines ------------------------------------------------------------
 
@@ -185,8 +189,9 @@ class Encoding(ABC):
         """The most actions (chance outcomes included) a game can take under ``max_turns``."""
 
     @abstractmethod
-    def _legal(self, node: Node) -> dict[int, Any]:
-        """Action -> what it plays, for a decision node, in ascending action order."""
+    def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
+        """The legal actions of a decision node (in any order) and, in the same order, what
+        each plays."""
 
     @abstractmethod
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
@@ -236,39 +241,46 @@ class Encoding(ABC):
         keep = self.repetition is not None
         return self._node(state, 0, (hash(state),) if keep else (), (state,) if keep else ())
 
-    def legal(self, node: Node) -> dict[int, Any]:
-        """The legal actions of a decision node (ascending) and what each plays; empty at chance
-        and terminal nodes."""
+    def choices(self, node: Node) -> tuple[list[int], Sequence[Any]]:
+        """The legal actions of a decision node (in no particular order) and what each plays,
+        in the same order; both empty at chance and terminal nodes."""
         legal = node.legal
         if legal is None:
-            legal = {} if node.player < 0 else self._legal(node)
+            legal = ([], ()) if node.player < 0 else self._legal(node)
             node.legal = legal
         return legal
 
+    def legal(self, node: Node) -> dict[int, Any]:
+        """The legal actions of a decision node, each with what it plays."""
+        actions, whats = self.choices(node)
+        return dict(zip(actions, whats, strict=True))
+
     def legal_actions(self, node: Node) -> list[int]:
         """The legal actions of a decision node, ascending."""
-        return list(self.legal(node))
+        legal = node.legal
+        return sorted((legal or self.choices(node))[0])
 
     def action_mask(self, node: Node) -> npt.NDArray[np.int8]:
         """1 for each legal action, 0 elsewhere (all 0 at chance and terminal nodes)."""
         mask = np.zeros(self.num_actions, np.int8)
-        legal = self.legal(node)
-        if legal:
-            mask[list(legal)] = 1
+        actions = self.choices(node)[0]
+        if actions:
+            mask[actions] = 1
         return mask
 
     def apply(self, node: Node, action: int) -> Node:
         """The node after ``action`` (a chance outcome at a chance node). Raises ``IllegalMove``
         when it is not legal there."""
+        actions, whats = node.legal or self.choices(node)
+        if type(action) is not int:
+            action = _as_action(action)
+        if action in actions:
+            return self._apply_decision(node, action, whats[actions.index(action)])
         if node.outcome is not None:
             raise IllegalMove(f"the game is over ({_words(node.outcome)})")
         if node.player == CHANCE_PLAYER:
             return self._apply_chance(node, action)
-        legal = self.legal(node)
-        what = legal.get(action, _MISSING) if type(action) is int else _MISSING
-        if what is _MISSING:
-            raise IllegalMove(f"action {action!r} is not legal here")
-        return self._apply_decision(node, action, what)
+        raise IllegalMove(f"action {action!r} is not legal here")
 
     def observation(self, node: Node, player: int) -> Observation:
         """A new observation array of ``node`` for ``player``."""
@@ -302,25 +314,26 @@ class Encoding(ABC):
         self, state: State, turns: int, seen: tuple[int, ...], seen_states: tuple[State, ...]
     ) -> Node:
         outcome = state.outcome()
-        truncated = False
         if outcome is None:
-            if self.repetition is not None and seen:
+            repetition = self.repetition
+            if repetition is not None and seen and seen.count(seen[-1]) >= repetition:
                 h = seen[-1]
                 count = sum(
                     1 for k, s in zip(seen, seen_states, strict=True) if k == h and s == state
                 )
-                if count >= self.repetition:
+                if count >= repetition:
                     outcome = Outcome(None, REPETITION)
             if outcome is None and turns >= self.max_turns:
-                outcome = Outcome(None, TURN_LIMIT if self.turn_limit_is_rule else UNFINISHED)
-                truncated = not self.turn_limit_is_rule
-        if outcome is not None:
-            player = TERMINAL_PLAYER
-        else:
-            to_move = state.to_move
-            player = CHANCE_PLAYER if to_move == CHANCE else self.sides.index(str(to_move))
-        pending = None if player < 0 else self._begin(state)
-        return Node(state, pending, turns, seen, seen_states, outcome, truncated, player)
+                rule = self.turn_limit_is_rule
+                outcome = Outcome(None, TURN_LIMIT if rule else UNFINISHED)
+                return Node(
+                    state, None, turns, seen, seen_states, outcome, not rule, TERMINAL_PLAYER
+                )
+            if outcome is None:
+                player = self._players[state.to_move]
+                pending = self._begin(state) if self.has_pending and player >= 0 else None
+                return Node(state, pending, turns, seen, seen_states, None, False, player)
+        return Node(state, None, turns, seen, seen_states, outcome, False, TERMINAL_PLAYER)
 
     def _turn_done(self, node: Node, state: State) -> Node:
         """The node after a whole turn (an engine move) that ends at ``state``."""
@@ -361,6 +374,13 @@ class Encoding(ABC):
 
 
 _MISSING: Any = object()
+
+
+def _as_action(value: object) -> int:
+    """An action given as another kind of integer (a NumPy one); ``IllegalMove`` otherwise."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise IllegalMove(f"an action is an integer, not {value!r}")
+    return int(value.__index__())
 
 
 def _words(outcome: Outcome) -> str:

@@ -35,6 +35,7 @@ contract's turn limit, 400 by default). A game has at most ``2 * max_turns`` act
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import Game
@@ -136,22 +137,17 @@ class DefianceEncoding(Encoding):
         j, i = divmod(c, n)
         return f"{chr(ord('a') + i)}{j + 1}{kind}{DIRECTIONS[d]}"
 
-    def _legal(self, node: Node) -> dict[int, Any]:
-        pending = node.pending
-        if pending is None:
-            known = self._actions
-            pairs = []
-            for action in node.state.legal_actions():  # type: ignore[attr-defined]
-                number = known.get(action)
-                if number is None:
-                    number = self.action_id(action)
-                pairs.append((number, action))
-            pairs.sort()
-            return dict(pairs)
-        view = pending
-        out: dict[int, Any] = {self.command_id(view.action, c): c for c, _ in view.command_moves}
-        out[self.none] = None
-        return dict(sorted(out.items()))
+    def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
+        view = node.pending
+        if view is None:
+            actions = node.state.legal_actions()  # type: ignore[attr-defined]
+            try:
+                return list(map(self._actions.__getitem__, actions)), actions
+            except KeyError:
+                return [self.action_id(a) for a in actions], actions
+        commands = [c for c, _ in view.command_moves]
+        numbers = [self.command_id(view.action, c) for c in commands]
+        return [*numbers, self.none], [*commands, None]
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
         state: Any = node.state

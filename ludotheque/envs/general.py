@@ -31,9 +31,12 @@ moves, 1,000 by default: no result, "unfinished"; the rules have none).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..core import Game, State
+import numpy as np
+
+from ..core import Game
 from .base import Encoding, Node, Observation
 
 POINTS = (*(f"{c}{r}" for c in "abcde" for r in range(1, 6)), "s1", "s2", "s3", "s4")
@@ -46,6 +49,10 @@ GRID.update({"s1": (5, 1), "s2": (5, 2), "s3": (5, 3), "s4": (6, 2)})
 """Each point's ``(y, x)`` on the 7 × 5 grid."""
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _VECTORS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))  # (dy, dx)
+_AREA = 7 * 5
+_FLAT = {name: y * 5 + x for name, (y, x) in GRID.items()}
+_BOARD = np.zeros((7, 5), np.float32)
+_BOARD[tuple(zip(*GRID.values(), strict=True))] = 1.0
 ORIENTATIONS = ("", "N-S", "NE-SW", "E-W", "SE-NW")
 STEPS = len(POINTS) * 8 * 5  # 1160
 NUM_ACTIONS = STEPS + len(POINTS) * 5  # 1305
@@ -103,6 +110,7 @@ class GeneralEncoding(Encoding):
     observation_shape = SHAPE
     default_max_turns = 1000
     repetition = 3
+    has_pending = False
 
     def __init__(self, game: Game, max_turns: int | None = None) -> None:
         super().__init__(game, max_turns)
@@ -119,44 +127,39 @@ class GeneralEncoding(Encoding):
             action = self._actions[move] = action_of(str(move))
         return action
 
-    def _legal(self, node: Node) -> dict[int, Any]:
-        known = self._actions
-        pairs = []
-        for move in node.state.legal_moves():
-            action = known.get(move)
-            if action is None:
-                action = self.action_of(move)
-            pairs.append((action, move))
-        pairs.sort()
-        return dict(pairs)
+    def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
+        moves = node.state.legal_moves()
+        try:
+            return list(map(self._actions.__getitem__, moves)), moves
+        except KeyError:
+            return [self.action_of(m) for m in moves], moves
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
-        return self._turn_done(node, node.state.play(what))
-
-    def _resets_history(self, before: State, after: State) -> bool:
-        # a capture or the flight can never be undone
-        return bool(
-            after.rebel_count != before.rebel_count  # type: ignore[attr-defined]
-            or after.flight_available != before.flight_available  # type: ignore[attr-defined]
-        )
+        before: Any = node.state
+        state: Any = before.play(what)
+        h = hash(state)
+        # a capture or the flight can never be undone: no position before it comes back
+        if (
+            state.rebel_count != before.rebel_count
+            or state.flight_available != before.flight_available
+        ):
+            return self._node(state, node.turns + 1, (h,), (state,))
+        return self._node(state, node.turns + 1, (*node.seen, h), (*node.seen_states, state))
 
     def observe(self, node: Node, player: int, out: Observation) -> None:
         state: Any = node.state
-        for name in state.rebels:
-            y, x = GRID[name]
-            out[0, y, x] = 1.0
-        y, x = GRID[state.general]
-        out[1, y, x] = 1.0
-        for y, x in GRID.values():
-            out[2, y, x] = 1.0
+        flat = out.reshape(-1)  # a view: plane p, row y, column x is p * 35 + y * 5 + x
+        flat[list(map(_FLAT.__getitem__, state.rebels))] = 1.0
+        flat[_AREA + _FLAT[state.general]] = 1.0
+        out[2] = _BOARD
         if state.flight_available:
             out[3] = 1.0
         if state.side == self.sides[0]:
             out[4] = 1.0
         if player == 0:
             out[5] = 1.0
-        if self.repetition:
-            out[6] = node.repetitions() / (self.repetition - 1)
+        if node.seen:
+            out[6] = node.repetitions() / 2
         out[7] = min(1.0, node.turns / self.max_turns)
 
     def action_text(self, node: Node, action: int) -> str:
