@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 from fastapi.requests import HTTPConnection
 from fastapi.responses import Response
+from starlette.websockets import WebSocketDisconnected
 from pydantic import BaseModel, Field
 
 from .actions import ACTIONS, Action, Seat, perform, validated
@@ -23,6 +24,8 @@ from .settings import Settings
 from .snapshot import snapshot
 
 log = logging.getLogger("ludotheque.api")
+# a peer gone: told by the peer (Disconnect), or found when a send to it failed (Disconnected)
+GONE = (WebSocketDisconnect, WebSocketDisconnected)
 
 
 def get_service(conn: HTTPConnection) -> GameService:
@@ -258,7 +261,7 @@ async def websocket(
             while True:
                 raw = await socket.receive_text()
                 await handle(socket, Seat(service, session, seat, token), raw, settings, limits)
-        except WebSocketDisconnect:
+        except GONE:
             pass
         finally:
             hub.leave(session, socket)
@@ -301,7 +304,7 @@ async def handle(
         elif action.reply == "rematch":
             await socket.send_json({"type": "rematch", **result})
         # a state reply comes to every socket of the game with the broadcast
-    except WebSocketDisconnect:
+    except GONE:
         raise
     except Exception as exc:
         if not isinstance(exc, GameError):
