@@ -13,8 +13,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 from fastapi.requests import HTTPConnection
 from fastapi.responses import Response
-from starlette.websockets import WebSocketDisconnected
 from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnected
 
 from .actions import ACTIONS, Action, Seat, perform, validated
 from .guard import RateLimits, origin_allowed, read_json
