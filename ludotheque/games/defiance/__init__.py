@@ -1,5 +1,11 @@
-"""Defiance and Domain: an asymmetric game of placed, rotating counters (Arin Sandhop, 2002)."""
+"""Defiance and Domain: an asymmetric game of placed, rotating counters (Arin Sandhop, 2002).
 
+The package joins the rules (``rules``, with ``board``, ``position``, ``notation`` and
+``turns``) and the knowledge the computer players use (``evaluation``, which reads the rules):
+the rules do not import the evaluation.
+"""
+
+from . import evaluation
 from .moves import Action, CommandMove, Turn
 from .rules import (
     COMMAND_CAPTURED,
@@ -12,6 +18,8 @@ from .rules import (
     DefianceState,
     get_game,
 )
+
+DefianceGame.heuristic = evaluation.evaluate
 
 __all__ = [
     "COMMAND_CAPTURED",

@@ -85,6 +85,18 @@ class Geometry:
         self._keep = tuple(
             self.full & ~(column0 if dx > 0 else column_last if dx < 0 else 0) for dx, _ in VECTORS
         )
+        self.sector_masks = tuple(sum(1 << c for c in cs) for cs in self.sector_cells)
+        # same_sector[d]: the cells whose neighbour in direction d is on the board and in their
+        # sector; a diagonal flank along axis d (1 or 3) needs both d and d + 4
+        self.same_sector = tuple(
+            sum(
+                1 << c
+                for c in cells
+                if self.neighbours[c][d] >= 0
+                and self.cell_sector[self.neighbours[c][d]] == self.cell_sector[c]
+            )
+            for d in range(8)
+        )
         # the bottom-left cell of the 2x2 block of each key point, by sector
         self.block_origins = tuple(
             sum(

@@ -1,0 +1,254 @@
+"""The legal turns of a position as a lazy sequence: actions times shared Command-move lists.
+
+A position has thousands of turns (7,200 at the start) but few distinct facts behind them: the
+cells where the mover may place, the mover's counters (each may turn to seven directions), and
+the Command moves that may follow an action — the same list after almost every action, since
+an action changes them only when it captures or wins. ``Turns`` keeps just that and builds a
+``Turn`` when one is looked at: by index (offsets per action), by iteration, or to test
+membership, which ``play`` uses to know that a turn needs no other check.
+
+Order (the order of ``legal_moves()`` since the first engine): placements by cell then
+direction, then rotations by cell then direction; each action alone, then followed by each of
+its Command moves.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from .moves import PLACE, ROTATE, Action, CommandMove, Turn
+
+Options = tuple[CommandMove, ...]
+
+
+class Turns(Sequence[Turn]):
+    """The legal turns of one position (see the module docstring); a read-only ``Sequence``
+    that compares equal to the list of the same turns."""
+
+    __slots__ = (
+        "_base",
+        "_length",
+        "_n",
+        "_own",
+        "_own_mask",
+        "_place_mask",
+        "_places",
+        "_special",
+        "_special_index",
+        "_special_starts",
+        "_step",
+    )
+
+    def __init__(
+        self,
+        n: int,
+        places: Sequence[int],
+        own: Sequence[tuple[int, int]],
+        base: Options,
+        special: dict[int, Options],
+    ) -> None:
+        """``places``: the cells where the mover may place (ascending); ``own``: the mover's
+        counters as ``(cell, facing)`` (ascending); ``base``: the Command moves that may follow
+        an action; ``special``: action index → its Command moves, for the actions after which
+        they are not ``base`` (captures; a winning placement has none)."""
+        self._n = n
+        self._places = tuple(places)
+        self._own = tuple(own)
+        self._place_mask = sum(1 << c for c in self._places)
+        self._own_mask = sum(1 << c for c, _ in self._own)
+        self._base = base
+        self._special = special
+        step = self._step = 1 + len(base)
+        actions = 8 * len(self._places) + 7 * len(self._own)
+        length = actions * step
+        index = sorted(special)
+        starts = []
+        for k in index:  # the start of each special action's turns
+            starts.append(k * step + length - actions * step)
+            length += len(special[k]) + 1 - step
+        self._special_index = index
+        self._special_starts = starts
+        self._length = length
+
+    # -- the sequence ----------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Turn]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | list[Turn]:
+        if isinstance(index, slice):
+            return [self._turn(i) for i in range(*index.indices(self._length))]
+        i = index.__index__()
+        if i < 0:
+            i += self._length
+        if not 0 <= i < self._length:
+            raise IndexError("turn index out of range")
+        return self._turn(i)
+
+    def __iter__(self) -> Iterator[Turn]:
+        n = self._n
+        base = self._base
+        special = self._special
+        k = 0
+        for c in self._places:
+            for d in range(8):
+                action = Action(PLACE, c, d)
+                yield Turn(action, None, n)
+                for command in special.get(k, base) if special else base:
+                    yield Turn(action, command, n)
+                k += 1
+        for c, facing in self._own:
+            for d in range(8):
+                if d == facing:
+                    continue
+                action = Action(ROTATE, c, d)
+                yield Turn(action, None, n)
+                for command in special.get(k, base) if special else base:
+                    yield Turn(action, command, n)
+                k += 1
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, Turn) or value.n != self._n:
+            return False
+        return self.contains(value)
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """The index of turn ``value`` (``ValueError`` if it is not one of these turns)."""
+        if isinstance(value, Turn) and value.n == self._n:
+            found = self._locate(value)
+            if found >= 0 and start <= found and (stop is None or found < stop):
+                return found
+        if start or stop is not None:  # the same answer as a list's, by a walk
+            return super().index(value, start, self._length if stop is None else stop)
+        raise ValueError(f"{value!r} is not a legal turn here")
+
+    def count(self, value: Any) -> int:
+        """1 if ``value`` is one of these turns, else 0 (turns are distinct)."""
+        return int(value in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Turns):
+            return self is other or (
+                self._n == other._n
+                and self._places == other._places
+                and self._own == other._own
+                and self._length == other._length
+                and list(self) == list(other)
+            )
+        if isinstance(other, list):
+            return len(other) == self._length and list(self) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return f"<Turns: {self._length} turns of {self.action_count()} actions>"
+
+    # -- what the engine asks --------------------------------------------------------------
+
+    def contains(self, turn: Turn) -> bool:
+        """Whether ``turn`` (a ``Turn`` of this board size) is one of these turns."""
+        return self._locate(turn) >= 0
+
+    def action_count(self) -> int:
+        """How many actions (first parts of turns) there are."""
+        return 8 * len(self._places) + 7 * len(self._own)
+
+    def actions(self) -> list[Action]:
+        """The actions, in order: placements then rotations."""
+        out = [Action(PLACE, c, d) for c in self._places for d in range(8)]
+        out.extend(Action(ROTATE, c, d) for c, facing in self._own for d in range(8) if d != facing)
+        return out
+
+    def options(self, k: int) -> Options:
+        """The Command moves that may follow action number ``k``."""
+        return self._special.get(k, self._base)
+
+    def _action_index(self, action: Any) -> int:
+        """The number of ``action`` among these actions, or -1."""
+        try:
+            kind, c, d = action
+        except (TypeError, ValueError):
+            return -1
+        if not (isinstance(c, int) and isinstance(d, int) and 0 <= d < 8 and c >= 0):
+            return -1
+        if kind == PLACE:
+            if not (self._place_mask >> c) & 1:
+                return -1
+            return 8 * self._places.index(c) + d
+        if kind == ROTATE:
+            if not (self._own_mask >> c) & 1:
+                return -1
+            for i, (cell, facing) in enumerate(self._own):
+                if cell == c:
+                    if d == facing:
+                        return -1
+                    return 8 * len(self._places) + 7 * i + (d if d < facing else d - 1)
+        return -1
+
+    def _locate(self, turn: Turn) -> int:
+        """The index of ``turn``, or -1."""
+        k = self._action_index(turn.action)
+        if k < 0:
+            return -1
+        options = self._special.get(k, self._base) if self._special else self._base
+        if turn.command is None:
+            j = 0
+        else:
+            try:
+                j = 1 + options.index(turn.command)
+            except ValueError:
+                return -1
+        return self._start(k) + j
+
+    def _start(self, k: int) -> int:
+        """The index of the first turn of action number ``k``."""
+        index = self._special_index
+        step = self._step
+        if not index:
+            return k * step
+        before = bisect_right(index, k - 1)  # special actions before k
+        if before == 0:
+            return k * step
+        last = index[before - 1]
+        return (
+            self._special_starts[before - 1] + len(self._special[last]) + 1 + (k - last - 1) * step
+        )
+
+    def _turn(self, i: int) -> Turn:
+        """The turn at index ``i`` (0 ≤ i < len)."""
+        step = self._step
+        starts = self._special_starts
+        if starts:
+            before = bisect_right(starts, i)  # special actions starting at or before i
+            if before:
+                last = self._special_index[before - 1]
+                start = starts[before - 1]
+                span = len(self._special[last]) + 1
+                if i < start + span:
+                    return self._build(last, i - start)
+                rest = i - start - span
+                return self._build(last + 1 + rest // step, rest % step)
+        return self._build(i // step, i % step)
+
+    def _build(self, k: int, j: int) -> Turn:
+        """Turn ``j`` (0: the action alone) of action number ``k``."""
+        places = 8 * len(self._places)
+        if k < places:
+            action = Action(PLACE, self._places[k >> 3], k & 7)
+        else:
+            c, facing = self._own[(k - places) // 7]
+            d = (k - places) % 7
+            action = Action(ROTATE, c, d + 1 if d >= facing else d)
+        if j == 0:
+            return Turn(action, None, self._n)
+        options = self._special.get(k, self._base) if self._special else self._base
+        return Turn(action, options[j - 1], self._n)
