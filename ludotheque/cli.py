@@ -1,5 +1,5 @@
 """The ``ludotheque`` command: ``serve`` the web app, ``worker`` for its computer players,
-``play`` in the terminal, ``arena``."""
+``play`` in the terminal, ``arena``, ``analyse`` a saved game."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 from . import available_games, load
 from .ai import Agent
 from .ai.levels import agent_names, make_agent
+from .analysis.command import add_parser as add_analyse_parser
 from .core import InvalidPosition, UnknownGame
 from .record import Record
 
@@ -71,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--jobs", type=int, default=1, help="parallel processes")
     arena.add_argument("--ruleset")
     arena.add_argument("--save", type=Path, help="write every game's record into this folder")
+    add_analyse_parser(commands)
     return parser
 
 
@@ -230,6 +232,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args)
     if args.command == "worker":
         return _worker(args)
+    if args.command == "analyse":
+        from .analysis.command import run
+
+        return run(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -1,0 +1,124 @@
+"""Expectimax for analysis of dice games (backgammon): the value of every play, and the luck of
+every roll.
+
+As GNU Backgammon does, every play is first judged by the evaluation of the position it leads
+to (GNU Backgammon's 0-ply, our 1 ply), then the best few of them (at most ``candidates``, within
+``threshold`` of the best: GNU Backgammon's move filter) and the play made are looked at again
+deeper: with ``plies=2``, through each of the opponent's 21 rolls and its best answer to each
+(GNU Backgammon's 1-ply). Values are for the side that plays: cubeless equity, which without
+gammons is twice the winning chance less one.
+
+The luck of a roll (GNU Backgammon's, at 0-ply) is the value after the best play with that roll,
+less the average of the same over every roll the dice could have given.
+
+Cube decisions fit the same frame: when the game offers moves such as ``double`` and ``take``,
+each is judged by the value of the position it leads to, like a play. (The equity then needs the
+cube's value; for now the game has no cube and a play's equity is its cubeless equity.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ai.agent import terminal_value, value, values
+from ..core import CHANCE, Game, State
+from .search import Line
+
+CACHE_LIMIT = 200_000
+
+
+class DiceSearch:
+    """Values of plays and rolls for a game with chance nodes."""
+
+    def __init__(
+        self, game: Game, plies: int, *, candidates: int = 8, threshold: float = 0.16
+    ) -> None:
+        if plies < 1:
+            raise ValueError("the search looks at least one ply ahead")
+        self.game = game
+        self.plies = plies
+        self.candidates = candidates
+        self.threshold = threshold
+        self.first = game.sides[0]
+        self._cache: dict[tuple[State, int], float] = {}
+
+    def lines(self, state: State, *, played: Any = None, top: int = 3) -> list[Line]:
+        """Every legal play of decision node ``state`` with its value for the side to move:
+        the candidates looked at deeper first (best first), then the others."""
+        del top  # every candidate gets an exact value here
+        mover = str(state.to_move)
+        moves = list(state.legal_moves())
+        children = [state.play(m) for m in moves]
+        base = values(children, mover)
+        order = sorted(range(len(moves)), key=lambda i: -base[i])
+        finished = [c.outcome() is not None for c in children]
+        if self.plies <= 1 or len(moves) == 1:
+            return [Line(moves[i], base[i], 1, True, finished[i]) for i in order]
+        best = base[order[0]]
+        chosen = [i for i in order[: self.candidates] if base[i] >= best - self.threshold]
+        if played is not None:
+            chosen += [i for i, m in enumerate(moves) if m == played and i not in chosen]
+        deep = [
+            Line(moves[i], self.value(children[i], mover, self.plies - 1), self.plies, True,
+                 finished[i])
+            for i in chosen
+        ]  # fmt: skip
+        deep.sort(key=lambda x: -x.score)
+        taken = set(chosen)
+        rest = [Line(moves[i], base[i], 1, True, finished[i]) for i in order if i not in taken]
+        return deep + rest
+
+    def value(self, state: State, side: str, plies: int) -> float:
+        """The value of ``state`` for ``side`` with ``plies`` decisions still to look at (chance
+        nodes average their outcomes without using a ply)."""
+        if state.outcome() is not None:
+            return terminal_value(state, side)
+        if plies == 0:
+            return value(state, side)
+        key = (state, plies)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._value(state, plies)
+            if len(self._cache) >= CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[key] = cached
+        return cached if side == self.first else -cached
+
+    def _value(self, state: State, plies: int) -> float:
+        """``value`` for the game's first side."""
+        first = self.first
+        mover = state.to_move
+        if mover == CHANCE:
+            return sum(
+                p * self.value(state.play(o), first, plies) for o, p in state.chance_outcomes()
+            )
+        children = [state.play(m) for m in state.legal_moves()]
+        if plies == 1:
+            best = max(values(children, str(mover)))
+            return best if mover == first else -best
+        results = [self.value(c, first, plies - 1) for c in children]
+        return max(results) if mover == first else min(results)
+
+    def luck(self, state: State, outcome: Any) -> tuple[str, float]:
+        """The side that plays after chance node ``state`` gives ``outcome``, and the luck of
+        that outcome for it: the value after its best play (at one ply) less the average of the
+        same over every outcome."""
+        after = state.play(outcome)
+        roller = str(after.to_move)
+        actual = self.value(after, self.first, 1)
+        average = self.value(state, self.first, 1)
+        luck = actual - average
+        return roller, luck if roller == self.first else -luck
+
+    def position_value(self, state: State, side: str) -> float:
+        """The value of any state for ``side``: a chance node's average over its outcomes of
+        the best play (at one ply), a decision node's best play at this search's depth."""
+        if state.outcome() is not None:
+            return terminal_value(state, side)
+        if state.to_move == CHANCE:
+            return self.value(state, side, 1)
+        best = self.lines(state)[0].score
+        return best if state.to_move == side else -best
+
+
+__all__ = ["DiceSearch"]

@@ -1,0 +1,389 @@
+"""Analysing a whole game (``analyse``) or one position (``best_moves``).
+
+``analyse`` walks a record: at every decision it asks the engine for the value of every move,
+keeps the best ones and the one played, and labels the difference; at every roll of the dice it
+measures the luck. ``Analyst`` is the engine for one game at one strength; it keeps its caches
+between positions, so an application that asks about many positions of one game (an analysis
+board) should keep one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..core import CHANCE, Game, IllegalMove, State
+from ..record import Record
+from .dice import DiceSearch
+from .labels import EQUITY, LUCK_LABELS, MISTAKE, WIN, WIN_BANDS, label, luck_label
+from .model import (
+    CUBE,
+    MOVE,
+    Analysis,
+    Decision,
+    MoveValue,
+    Point,
+    RollLuck,
+    SideSummary,
+    empty_labels,
+    empty_luck_labels,
+)
+from .proof import Proof, make_proof, oracle_for
+from .search import PROVEN, Line, TreeSearch, plies_to_end
+from .strength import DEFAULT, Strength, strength_for
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each ply of the record is analysed."""
+
+CUBE_MOVES = frozenset({"double", "take"})
+"""A decision that offers one of these moves is a cube decision."""
+
+TOP = 3
+
+
+class Analyst:
+    """The analysis engine of one game (a ruleset) at one strength."""
+
+    def __init__(self, game: Game, strength: str | Strength = DEFAULT) -> None:
+        self.game = game
+        self.strength = strength_for(game.name, strength)
+        self.chance = bool(getattr(game, "has_chance", False))
+        self.measure = EQUITY if self.chance else WIN
+        s = self.strength
+        self.dice: DiceSearch | None = None
+        self.tree: TreeSearch | None = None
+        if self.chance:
+            self.dice = DiceSearch(game, s.depth, candidates=s.candidates, threshold=s.threshold)
+        else:
+            self.tree = TreeSearch(
+                game, s.depth, beam=s.beam, root_beam=s.root_beam, oracle=oracle_for(game.name),
+                cache_children=s.cache,
+            )  # fmt: skip
+
+    def moves(
+        self,
+        state: State,
+        *,
+        played: Any = None,
+        top: int = TOP,
+        history: Counter[State] | None = None,
+        moves_so_far: int = 0,
+        repetition: int | None = None,
+        turn_limit: int | None = None,
+    ) -> list[MoveValue]:
+        """Every legal move of decision node ``state`` with its value for the side to move:
+        first the moves valued exactly at full depth (best first), then the others."""
+        mover = _decision_side(state)
+        if self.dice is not None:
+            lines = self.dice.lines(state, played=played, top=top)
+        else:
+            assert self.tree is not None
+            lines = self.tree.lines(
+                state, played=played, top=top, history=history, moves_so_far=moves_so_far,
+                repetition=repetition, turn_limit=turn_limit,
+            )  # fmt: skip
+        return [self._move_value(line, mover) for line in lines]
+
+    def _move_value(self, line: Line, mover: str) -> MoveValue:
+        score = line.score
+        proof: Proof | None = None
+        if self.chance:
+            win = (score + 1) / 2
+            if line.proven:
+                proof = make_proof(mover, 1, mover)
+            return MoveValue(
+                str(line.move), _r(win), _r(score), line.depth, line.exact, proof
+            )  # fmt: skip
+        if score >= PROVEN:
+            win = 1.0
+            if line.proven:
+                proof = make_proof(mover, plies_to_end(score), mover)
+        elif score <= -PROVEN:
+            win = 0.0
+            if line.proven:
+                proof = make_proof(self.game.opponent(mover), plies_to_end(score), mover)
+        else:
+            win = (score + 1) / 2
+            if line.proven and score == 0.0:
+                proof = make_proof(None, None, mover)
+        return MoveValue(str(line.move), _r(win), None, line.depth, line.exact, proof)
+
+    def position_value(self, state: State, side: str, **context: Any) -> MoveValue:
+        """The value of ``state`` for ``side`` (a ``MoveValue`` named after the best move at
+        a decision node; empty at a chance node or a finished game)."""
+        outcome = state.outcome()
+        if outcome is not None:
+            win = 0.5 if outcome.winner is None else 1.0 if outcome.winner == side else 0.0
+            return MoveValue("", win, (2 * win - 1) if self.chance else None)
+        if state.to_move == CHANCE:
+            assert self.dice is not None
+            v = self.dice.value(state, side, 1)
+            return MoveValue("", _r((v + 1) / 2), _r(v))
+        best = self.moves(state, top=1, **context)[0]
+        if state.to_move == side:
+            return best
+        equity = None if best.equity is None else -best.equity
+        return MoveValue(best.move, _r(1 - best.win), equity, best.plies, best.exact, best.proof)
+
+
+def best_moves(
+    state: State,
+    n: int = TOP,
+    strength: str | Strength = DEFAULT,
+    *,
+    history: Sequence[State] = (),
+    analyst: Analyst | None = None,
+) -> list[MoveValue]:
+    """The ``n`` best moves of decision node ``state`` with their values, best first: the hints
+    of a game and the lines of an analysis board.
+
+    ``history`` lists the earlier positions of the game (for repetition draws); an ``analyst``
+    kept between calls reuses its caches. Raises ``IllegalMove`` at a chance node (roll the
+    dice first) or once the game is over.
+    """
+    _decision_side(state)
+    if n < 1:
+        raise ValueError("ask for at least one move")
+    analyst = analyst or Analyst(state.game, strength)
+    counts = Counter(history)
+    counts[state] += 1
+    repetition = getattr(state.game, "repetition_limit", None)
+    values = analyst.moves(state, top=n, history=counts, repetition=repetition)
+    return _best(values, n)
+
+
+def analyse(
+    record: Record,
+    strength: str | Strength = DEFAULT,
+    *,
+    top: int = TOP,
+    progress: Progress | None = None,
+    analyst: Analyst | None = None,
+) -> Analysis:
+    """Judge every decision of ``record`` and measure the luck of every roll.
+
+    ``strength`` is ``quick``, ``normal`` or ``deep`` (see ``strength``); ``top`` how many best
+    moves to keep per decision; ``progress(done, total)`` is called after each ply. The result
+    is the same every time for the same record and strength.
+    """
+    game = record.game_object
+    analyst = analyst or Analyst(game, strength)
+    states = record.states
+    plies = record.plies
+    first = game.sides[0]
+    decisions: list[Decision] = []
+    rolls: list[RollLuck] = []
+    points: list[Point] = []
+    seen: Counter[State] = Counter()
+    moves_so_far = 0
+    total = len(plies)
+    for i, (kind, text) in enumerate(plies):
+        state = states[i]
+        seen[state] += 1
+        if kind == "chance":
+            point = _chance_point(analyst, state, i, first)
+            if point is not None:
+                points.append(point)
+            if analyst.dice is not None:
+                side, luck = analyst.dice.luck(state, state.parse_move(text))
+                luck = _r(luck)
+                rolls.append(RollLuck(i, side, text, luck, luck_label(luck)))
+        else:
+            decision = _decide(analyst, record, state, i, text, moves_so_far, seen, top)
+            decisions.append(decision)
+            points.append(_point(i, decision.side, decision.value, first))
+            moves_so_far += 1
+        if progress is not None:
+            progress(i + 1, total)
+    points.append(_final_point(analyst, record, seen, moves_so_far, first))
+    outcome = record.outcome()
+    return Analysis(
+        game=game.name,
+        ruleset=game.ruleset,
+        strength=analyst.strength.name,
+        measure=analyst.measure,
+        sides=tuple(game.sides),
+        decisions=tuple(decisions),
+        rolls=tuple(rolls),
+        timeline=tuple(points),
+        summary={side: _summary(side, decisions, rolls, analyst.measure) for side in game.sides},
+        result=None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
+    )
+
+
+# -- one decision -----------------------------------------------------------------------------
+
+
+def _decide(
+    analyst: Analyst,
+    record: Record,
+    state: State,
+    ply: int,
+    text: str,
+    moves_so_far: int,
+    seen: Counter[State],
+    top: int,
+) -> Decision:
+    side = str(state.to_move)
+    played = state.parse_move(text)
+    legal = state.legal_moves()
+    values = analyst.moves(
+        state, played=played, top=top, history=seen, moves_so_far=moves_so_far,
+        repetition=record.repetition, turn_limit=record.turn_limit,
+    )  # fmt: skip
+    notation = str(played)
+    mine = next(v for v in values if v.move == notation)
+    best = _best(values, top)
+    measure = analyst.measure
+    loss = 0.0
+    name: str | None = None
+    if len(legal) > 1 and best:
+        top_value = best[0]
+        if measure == EQUITY:
+            assert top_value.equity is not None and mine.equity is not None
+            loss = max(0.0, top_value.equity - mine.equity)
+        else:
+            loss = max(0.0, top_value.win - mine.win)
+        loss = _r(loss)
+        name = label(loss, measure)
+        if measure == WIN and _throws_away_win(top_value, mine, side) and name is None:
+            name = MISTAKE
+        elif measure == WIN and _throws_away_win(top_value, mine, side):
+            name = _worse(name, MISTAKE)
+    kind = MOVE
+    if analyst.chance and any(str(m) in CUBE_MOVES for m in legal):
+        kind = CUBE
+    return Decision(
+        ply=ply,
+        move_index=moves_so_far,
+        side=side,
+        position=state.position(),
+        played=mine,
+        best=tuple(best),
+        legal=len(legal),
+        loss=loss,
+        label=name,
+        kind=kind,
+        proof=best[0].proof if best else None,
+    )
+
+
+def _best(values: list[MoveValue], n: int) -> list[MoveValue]:
+    """The ``n`` best moves among those valued exactly at full depth."""
+    if not values:
+        return []
+    depth = max(v.plies for v in values)
+    return [v for v in values if v.exact and v.plies == depth][:n]
+
+
+def _throws_away_win(best: MoveValue, played: MoveValue, side: str) -> bool:
+    """The best move wins by force (proven) and the move played does not."""
+    won = best.proof is not None and best.proof.winner == side
+    kept = played.proof is not None and played.proof.winner == side
+    return won and not kept
+
+
+_ORDER = [name for _, name in reversed(WIN_BANDS)]
+
+
+def _worse(a: str | None, b: str) -> str:
+    if a is None:
+        return b
+    return a if _ORDER.index(a) >= _ORDER.index(b) else b
+
+
+# -- the timeline and the summary ---------------------------------------------------------
+
+
+def _point(ply: int, side: str, value: MoveValue, first: str) -> Point:
+    """A point of the timeline for ``first`` from a value for ``side``."""
+    if side == first:
+        return Point(ply, value.win, value.equity)
+    equity = None if value.equity is None else -value.equity
+    return Point(ply, _r(1 - value.win), equity)
+
+
+def _chance_point(analyst: Analyst, state: State, ply: int, first: str) -> Point | None:
+    if analyst.dice is None:
+        return None
+    return _point(ply, first, analyst.position_value(state, first), first)
+
+
+def _final_point(
+    analyst: Analyst, record: Record, seen: Counter[State], moves_so_far: int, first: str
+) -> Point:
+    """The last point: the result when the game ended by its rules or a record draw, else the
+    value of the last position (an unfinished or resigned game)."""
+    state = record.state
+    ply = len(record.plies)
+    outcome = record.outcome()
+    if state.outcome() is not None or (outcome is not None and outcome.winner is None):
+        assert outcome is not None
+        win = 0.5 if outcome.winner is None else 1.0 if outcome.winner == first else 0.0
+        return Point(ply, win, (2 * win - 1) if analyst.chance else None)
+    seen = Counter(seen)
+    seen[state] += 1
+    value = analyst.position_value(
+        state, first, history=seen, moves_so_far=moves_so_far, repetition=record.repetition,
+        turn_limit=record.turn_limit,
+    ) if state.to_move != CHANCE else analyst.position_value(state, first)  # fmt: skip
+    return _point(ply, first, value, first)
+
+
+def _summary(
+    side: str, decisions: list[Decision], rolls: list[RollLuck], measure: str
+) -> SideSummary:
+    mine = [d for d in decisions if d.side == side]
+    unforced = [d for d in mine if not d.forced]
+    total = sum(d.loss for d in unforced)
+    average = total / len(unforced) if unforced else 0.0
+    labels = empty_labels(measure)
+    for d in mine:
+        if d.label is not None:
+            labels[d.label] += 1
+    error_rate = None
+    luck = luck_rate = None
+    luck_labels = empty_luck_labels(measure)
+    my_rolls = [r for r in rolls if r.side == side]
+    if measure == EQUITY:
+        error_rate = round(1000 * average, 2)
+        luck = _r(sum(r.luck for r in my_rolls))
+        luck_rate = round(1000 * luck / len(my_rolls), 2) if my_rolls else 0.0
+        for r in my_rolls:
+            if r.label in LUCK_LABELS:
+                luck_labels[r.label] += 1
+    return SideSummary(
+        side=side,
+        moves=len(mine),
+        unforced=len(unforced),
+        total_loss=_r(total),
+        average_loss=_r(average),
+        labels=labels,
+        error_rate=error_rate,
+        rolls=len(my_rolls),
+        luck=luck,
+        luck_rate=luck_rate,
+        luck_labels=luck_labels,
+    )
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _decision_side(state: State) -> str:
+    """The side to move of a decision node, or ``IllegalMove``."""
+    mover = state.to_move
+    if mover is None:
+        raise IllegalMove("the game is over: there is no move to judge")
+    if mover == CHANCE:
+        raise IllegalMove("the dice must be rolled first: give the position with its roll")
+    return str(mover)
+
+
+def _r(value: float) -> float:
+    """Values are kept to four decimals, as they are stored."""
+    return round(float(value), 4)
+
+
+__all__ = ["Analyst", "Progress", "analyse", "best_moves"]

@@ -1,0 +1,107 @@
+"""The analysis as text, for the terminal: the annotated game, then the summary per side."""
+
+from __future__ import annotations
+
+from .labels import EQUITY, LABELS, LUCK_LABELS, SYMBOLS
+from .model import Analysis, Decision, MoveValue
+
+_TITLES = {"general": "Le Général et les rebelles", "backgammon": "Backgammon",
+           "defiance": "Defiance and Domain"}  # fmt: skip
+_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders",
+            "doubtful": "doubtful", "bad": "bad", "very-bad": "very bad"}  # fmt: skip
+
+
+def render(analysis: Analysis, players: dict[str, str] | None = None) -> str:
+    """The annotated game: every move with its mark (``?!``, ``?``, ``??``), its value and, for
+    an error, the better move; the rolls with their luck; proven results where they appear;
+    then the summary per side."""
+    lines = [_heading(analysis, players or {}), ""]
+    rolls = {r.ply: r for r in analysis.rolls}
+    equity = analysis.measure == EQUITY
+    last_proof = None
+    for d in analysis.decisions:
+        roll = rolls.get(d.ply - 1)
+        prefix = f"{d.move_index + 1:>4}. {d.side:<8}"
+        if roll is not None:
+            luck = f" ({roll.label.replace('-', ' ')} {roll.luck:+.3f})" if roll.label else ""
+            prefix += f" {roll.roll}{luck}:"
+        text = f"{prefix} {d.played.move}{' ' + d.symbol if d.symbol else ''}"
+        value = _value(d.played, equity)
+        line = f"{text:<46} {value}"
+        if d.label is not None and d.best:
+            line += (
+                f"  (-{_loss(d.loss, equity)}) better: {d.best[0].move} {_value(d.best[0], equity)}"
+            )
+        lines.append(line)
+        proof = d.proof.text() if d.proof is not None and not equity else None
+        if proof is not None and proof != last_proof:
+            lines.append(f"{'':>6}{proof} with best play")
+        last_proof = proof
+    if analysis.result:
+        winner = analysis.result.get("winner")
+        reason = analysis.result.get("reason")
+        lines.append(f"{'':>6}{'draw' if winner is None else winner + ' won'} ({reason})")
+    lines += ["", _summary(analysis)]
+    return "\n".join(lines)
+
+
+def _heading(analysis: Analysis, players: dict[str, str]) -> str:
+    title = _TITLES.get(analysis.game, analysis.game)
+    who = ", ".join(f"{side}: {players[side]}" for side in analysis.sides if side in players)
+    measure = (
+        "values are cubeless equity for the side that plays; marks by equity lost "
+        "(GNU Backgammon: ?! above 0.04, ? above 0.08, ?? above 0.16)"
+        if analysis.measure == EQUITY
+        else "values are the winning chance of the side that moves; marks by winning chance "
+        "lost (?! from 5%, ? from 10%, ?? from 15%)"
+    )
+    head = f"{title} ({analysis.ruleset}), analysis at strength {analysis.strength}"
+    return "\n".join(x for x in (head, who, measure) if x)
+
+
+def _value(value: MoveValue, equity: bool) -> str:
+    if equity and value.equity is not None:
+        return f"{value.equity:+.3f}"
+    return f"{100 * value.win:.0f}%"
+
+
+def _loss(loss: float, equity: bool) -> str:
+    return f"{loss:.3f}" if equity else f"{100 * loss:.1f}%"
+
+
+def _summary(analysis: Analysis) -> str:
+    equity = analysis.measure == EQUITY
+    sides = analysis.sides
+    rows: list[tuple[str, list[str]]] = []
+    s = analysis.summary
+    rows.append(("moves (unforced)", [f"{s[x].moves} ({s[x].unforced})" for x in sides]))
+    rows.append(("average loss", [_loss(s[x].average_loss, equity) for x in sides]))
+    if equity:
+        rows.append(("error rate (mEMG)", [f"{s[x].error_rate:.1f}" for x in sides]))
+    for name in LABELS[analysis.measure]:
+        rows.append(
+            (f"{_PLURALS[name]} ({SYMBOLS[name]})", [str(s[x].labels[name]) for x in sides])
+        )
+    if equity:
+        rows.append(("luck (total equity)", [f"{s[x].luck or 0.0:+.3f}" for x in sides]))
+        rows.append(("luck per roll (mEMG)", [f"{s[x].luck_rate or 0.0:+.1f}" for x in sides]))
+        for name in LUCK_LABELS:
+            rows.append(
+                (name.replace("-", " ") + " rolls", [str(s[x].luck_labels[name]) for x in sides])
+            )
+    width = max(len(r[0]) for r in rows)
+    out = ["Summary".ljust(width) + "".join(f"{side:>12}" for side in sides)]
+    for title, cells in rows:
+        out.append(title.ljust(width) + "".join(f"{c:>12}" for c in cells))
+    return "\n".join(out)
+
+
+def decision_line(decision: Decision, equity: bool) -> str:
+    """One decision in a line: the move, its mark and value, and the better move."""
+    text = f"{decision.played.move}{decision.symbol} {_value(decision.played, equity)}"
+    if decision.label is not None and decision.best:
+        text += f", better {decision.best[0].move} {_value(decision.best[0], equity)}"
+    return text
+
+
+__all__ = ["decision_line", "render"]
