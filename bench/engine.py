@@ -1,120 +1,287 @@
-"""Engine speed: random play-outs and move generation, as medians of several runs.
+"""Engine speed against the code as it was before issue 21, and against OpenSpiel.
 
-    python bench/engine.py general [--runs 5] [--seconds 2]
+    python bench/engine.py [general defiance backgammon] [--runs 7]
 
-Prints plies per second of random play-outs from the start (``legal_moves`` + ``play`` +
-``outcome`` each ply) and microseconds per ``legal_moves()`` on positions never asked before.
+Every ratio of issue 21 is measured in one run: the engines of today (``ludotheque``), the engines
+as they were before the issue (``BEFORE``, checked out from git by this script into a temporary
+directory and imported as the package ``ludotheque_before``), and OpenSpiel's C++ backgammon
+through ``pyspiel``. Each run measures every contender in turn (interleaved), so that all see the
+same machine; figures are medians over ``--runs`` runs, each ratio the median of the ratios of the
+runs. Times are the CPU time of this process (``time.process_time``): the machine is shared, and
+wall-clock time would count the other processes' turns.
+
+- The General: random play-outs from the start (``outcome()``, ``legal_moves()``, ``play()``
+  each ply), the same seeded games for both engines (the move lists are in the same order).
+- Defiance: ``legal_moves()`` on fresh copies of 10x10 mid-game positions (turns 20–60 of random
+  games), the same with every turn listed (``list(legal_moves())``), random whole-turn play-outs
+  (at most 400 turns, the same games for both engines), and the memory a state takes once its
+  moves are listed (``tracemalloc``: what parsing the position and ``legal_moves()`` keep).
+- Backgammon: see ``bench_backgammon``.
+
 Never run as a test: it prints figures.
 """
 
 from __future__ import annotations
 
 import argparse
-import pickle
+import gc
+import importlib
+import io
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
-from collections.abc import Callable
+import tracemalloc
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ludotheque
-from ludotheque.core import CHANCE, State
+from ludotheque.core import CHANCE, Game, State
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BEFORE = "351ddd093599efc7b10e58782acb9e9ac8f12f0f"
+"""The last commit before issue 21's engine work: the reference "today's code" of the issue."""
+
+clock = time.process_time
 
 
-def playouts(
-    game: ludotheque.Game, seconds: float, seed: int, max_plies: int | None = None
-) -> tuple[float, float, int]:
-    """Random play-outs for ``seconds`` (each at most ``max_plies`` moves):
-    (plies per second, games per second, games)."""
+# -- the code before the issue --------------------------------------------------------------
+
+
+def before_package() -> ModuleType:
+    """The package ``ludotheque`` at ``BEFORE`` (its core and games), as ``ludotheque_before``.
+
+    Extracted once with ``git archive`` into the temporary directory; the games import only
+    relatively, so the renamed copy runs beside today's code in the same process."""
+    target = Path(tempfile.gettempdir()) / f"ludotheque-before-{BEFORE[:12]}"
+    package = target / "ludotheque_before"
+    if not (package / "__init__.py").exists():
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", BEFORE, "ludotheque/__init__.py",
+             "ludotheque/core.py", "ludotheque/games"],
+            check=True, capture_output=True,
+        ).stdout  # fmt: skip
+        staging = Path(tempfile.mkdtemp(prefix="ludotheque-before-"))
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(staging, filter="data")
+        target.mkdir(exist_ok=True)
+        (staging / "ludotheque").rename(package)
+    if str(target) not in sys.path:
+        sys.path.insert(0, str(target))
+    return importlib.import_module("ludotheque_before")
+
+
+def load_before(name: str, ruleset: str | None = None) -> Game:
+    """Game ``name`` as it was at ``BEFORE``."""
+    before_package()
+    module = importlib.import_module(f"ludotheque_before.games.{name}")
+    game: Game = module.get_game() if ruleset is None else module.get_game(ruleset)
+    return game
+
+
+# -- measures -------------------------------------------------------------------------------
+
+
+def playouts(game: Game, plies: int, seed: int, max_plies: int | None = None) -> float:
+    """Random play-outs from the start until ``plies`` decisions are played: decisions per
+    second of CPU time (each game stops at its end or after ``max_plies`` decisions)."""
     rng = random.Random(seed)
-    plies = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    played = 0
+    start = clock()
+    while played < plies:
         state: State = game.start()
-        played = 0
-        while state.outcome() is None and time.perf_counter() < deadline:
+        in_game = 0
+        while state.outcome() is None:
             if state.to_move == CHANCE:
                 outcomes = state.chance_outcomes()
                 state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
                 continue
             moves = state.legal_moves()
             state = state.play(moves[rng.randrange(len(moves))])
-            plies += 1
             played += 1
-            if max_plies is not None and played >= max_plies:
+            in_game += 1
+            if max_plies is not None and in_game >= max_plies:
                 break
-        if state.outcome() is not None or (max_plies is not None and played >= max_plies):
-            games += 1  # a game cut by the clock does not count
-    elapsed = time.perf_counter() - start
-    return plies / elapsed, games / elapsed, games
+    return played / (clock() - start)
 
 
-def sample_positions(game: ludotheque.Game, count: int, seed: int) -> list[State]:
-    """Decision positions met in random games."""
+def sample_positions(
+    game: Game, count: int, seed: int, first: int = 0, last: int | None = None
+) -> list[str]:
+    """Position strings of decision nodes met in random games, from decision ``first`` to
+    ``last`` of each game."""
     rng = random.Random(seed)
-    found: list[State] = []
+    found: list[str] = []
     while len(found) < count:
         state: State = game.start()
+        decisions = 0
         while state.outcome() is None and len(found) < count:
+            if last is not None and decisions > last:
+                break
             if state.to_move == CHANCE:
                 outcomes = state.chance_outcomes()
                 state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
                 continue
-            found.append(state)
+            if decisions >= first:
+                found.append(state.position())
             moves = state.legal_moves()
             state = state.play(moves[rng.randrange(len(moves))])
+            decisions += 1
     return found
 
 
-def generation_us(positions: list[State]) -> float:
-    """Microseconds per ``legal_moves()`` on fresh copies (no cached answer)."""
-    fresh: list[State] = pickle.loads(pickle.dumps(positions))
-    start = time.perf_counter()
-    for state in fresh:
-        state.legal_moves()
-    return (time.perf_counter() - start) / len(fresh) * 1e6
+def listing_us(game: Game, texts: Sequence[str], every: bool = False) -> float:
+    """Microseconds of CPU per ``legal_moves()`` (with ``every``: per ``list(legal_moves())``)
+    on fresh states (parsed before the clock starts; nothing cached)."""
+    states = [game.parse_position(t) for t in texts]
+    gc.collect()
+    start = clock()
+    if every:
+        for state in states:
+            list(state.legal_moves())
+    else:
+        for state in states:
+            state.legal_moves()
+    elapsed = clock() - start
+    return elapsed / len(states) * 1e6
 
 
-def median_of(runs: int, measure: Callable[[int], float]) -> tuple[float, list[float]]:
-    values = [measure(i) for i in range(runs)]
-    return statistics.median(values), values
+def listed_state_kb(game: Game, text: str) -> float:
+    """Kilobytes that a state parsed from ``text`` keeps once its moves are listed."""
+    warm = game.parse_position(text)
+    warm.legal_moves()  # tables, caches and interned values of the engine are not the state's
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    state = game.parse_position(text)
+    moves = state.legal_moves()
+    gc.collect()
+    kept = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    del state, moves
+    return kept / 1024
 
 
-def bench_general(runs: int, seconds: float) -> None:
-    game = ludotheque.load("general")
-    rates = [playouts(game, seconds, seed) for seed in range(runs)]
-    plies = statistics.median(r[0] for r in rates)
-    games = statistics.median(r[1] for r in rates)
-    positions = sample_positions(game, 20_000, 99)
-    gen, gens = median_of(runs, lambda _: generation_us(positions))
-    print(f"general: random play-outs from the start, {runs} runs of {seconds:g} s")
-    print(
-        f"  plies per second      median {plies:,.0f}  (runs: "
-        + ", ".join(f"{r[0]:,.0f}" for r in rates)
-        + ")"
+def runs_of(runs: int, contenders: dict[str, Callable[[int], float]]) -> dict[str, list[float]]:
+    """Each contender measured once per run, interleaved; run ``i`` passes ``i`` (a seed)."""
+    out: dict[str, list[float]] = {name: [] for name in contenders}
+    for i in range(runs):
+        for name, measure in contenders.items():
+            out[name].append(measure(i))
+    return out
+
+
+def ratios(a: list[float], b: list[float]) -> float:
+    """The median of the run-by-run ratios ``a / b``."""
+    return statistics.median(x / y for x, y in zip(a, b, strict=True))
+
+
+def line(label: str, values: list[float], unit: str, digits: int = 0) -> None:
+    shown = ", ".join(f"{v:,.{digits}f}" for v in values)
+    print(f"  {label:<34} median {statistics.median(values):>12,.{digits}f} {unit}  ({shown})")
+
+
+# -- the General ----------------------------------------------------------------------------
+
+
+def bench_general(runs: int) -> dict[str, float]:
+    now, before = ludotheque.load("general"), load_before("general")
+    plies = 100_000
+    rates = runs_of(
+        runs,
+        {
+            "before": lambda i: playouts(before, plies, i),
+            "now": lambda i: playouts(now, plies, i),
+        },
     )
-    print(f"  games per second      median {games:,.1f}")
-    print(
-        f"  legal_moves()         median {gen:.2f} µs over {len(positions):,} positions "
-        "(runs: " + ", ".join(f"{g:.2f}" for g in gens) + ")"
+    texts = sample_positions(now, 20_000, 99)
+    listing = runs_of(
+        runs,
+        {"before": lambda _: listing_us(before, texts), "now": lambda _: listing_us(now, texts)},
     )
-    print("  target: 50,000 plies per second")
+    ratio = ratios(rates["now"], rates["before"])
+    print(f"the General: random play-outs, {plies:,} plies a run, {runs} runs")
+    line("plies/s, before issue 21", rates["before"], "/s")
+    line("plies/s, now", rates["now"], "/s")
+    print(f"  {'ratio now / before':<34} {ratio:.2f}  (goal ≥ 2)")
+    line("legal_moves(), before", listing["before"], "µs", 2)
+    line("legal_moves(), now", listing["now"], "µs", 2)
+    return {"general random plies/s, now / before": ratio}
 
 
-def openspiel_games(seconds: float, seed: int) -> tuple[float, float]:
-    """Random OpenSpiel backgammon games for ``seconds``: (games per second, decisions/s)."""
+# -- Defiance -------------------------------------------------------------------------------
+
+MIDGAME_10 = (
+    "1RS1IE4INERSE/2RSWISE1IE4/9RSW/IEIN2IEISW1INE2/7RS1ISE/1INEIS3RNW3/IN1RNE1ISE1RWRSE2/"
+    "RN7RNERSE/INWRNWRSW1RW2INEIERN/4INWRSE1RSWREINE r21,i21 R3.4,I5.8,I10.9 r"
+)
+
+
+def bench_defiance(runs: int) -> dict[str, float]:
+    now, before = ludotheque.load("defiance"), load_before("defiance")
+    texts = sample_positions(now, 100, 7, first=20, last=60)
+    listing = runs_of(
+        runs,
+        {
+            "before": lambda _: listing_us(before, texts),
+            "now": lambda _: listing_us(now, texts),
+            "now, every turn": lambda _: listing_us(now, texts, every=True),
+        },
+    )
+    turns = sum(len(now.parse_position(t).legal_moves()) for t in texts) / len(texts)
+    out = {}
+    print(f"Defiance 10x10: {len(texts)} mid-game positions (turns 20–60), {turns:,.0f} turns each")
+    line("legal_moves(), before issue 21", listing["before"], "µs")
+    line("legal_moves(), now", listing["now"], "µs")
+    line("list(legal_moves()), now", listing["now, every turn"], "µs")
+    ratio = ratios(listing["before"], listing["now"])
+    out["defiance legal_moves(), before / now"] = ratio
+    print(f"  {'ratio before / now (time)':<34} {ratio:.1f}  (goal ≥ 5)")
+    every = ratios(listing["before"], listing["now, every turn"])
+    print(f"  {'ratio, every turn listed':<34} {every:.1f}")
+    for ruleset, plies in (("10x10", 3_000), ("8x8", 3_000)):
+        g_now, g_before = ludotheque.load("defiance", ruleset), load_before("defiance", ruleset)
+        rates = runs_of(
+            runs,
+            {
+                "before": lambda i, g=g_before, p=plies: playouts(g, p // 5, i, max_plies=400),
+                "now": lambda i, g=g_now, p=plies: playouts(g, p, i, max_plies=400),
+            },
+        )
+        ratio = ratios(rates["now"], rates["before"])
+        out[f"defiance {ruleset} random play-outs, now / before"] = ratio
+        print(f"Defiance {ruleset}: random whole-turn play-outs (at most 400 turns a game)")
+        line("turns/s, before issue 21", rates["before"], "/s")
+        line("turns/s, now", rates["now"], "/s")
+        print(f"  {'ratio now / before':<34} {ratio:.1f}  (goal ≥ 5)")
+    start = now.start().position()
+    for label, text in (("the 10x10 mid-game position", MIDGAME_10), ("the 10x10 start", start)):
+        kb_before, kb_now = listed_state_kb(before, text), listed_state_kb(now, text)
+        print(f"Defiance memory, {label} with its moves listed")
+        print(f"  {'before issue 21':<34} {kb_before:>12,.1f} KB")
+        print(f"  {'now':<34} {kb_now:>12,.1f} KB  (goal ≤ 50 KB)")
+        out[f"defiance state with moves listed, KB ({label})"] = kb_now
+    return out
+
+
+# -- backgammon -----------------------------------------------------------------------------
+
+
+def openspiel_games(games: int, seed: int) -> float:
+    """Random OpenSpiel backgammon games: games per second of CPU time."""
     import pyspiel
 
     game = pyspiel.load_game("backgammon")
     rng = random.Random(seed)
-    games = decisions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    start = clock()
+    for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -123,101 +290,75 @@ def openspiel_games(seconds: float, seed: int) -> tuple[float, float]:
             else:
                 actions = state.legal_actions()
                 action = actions[rng.randrange(len(actions))]
-                decisions += 1
             state.apply_action(action)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / elapsed
+    return games / (clock() - start)
 
 
-def bench_backgammon(runs: int, seconds: float) -> None:
-    standard = ludotheque.load("backgammon", "standard")
-    seed_rules = ludotheque.load("backgammon", "seed")
-    ours, theirs, seeds = [], [], []
-    for i in range(runs):  # interleaved, so that both see the same machine load
-        ours.append(playouts(standard, seconds, i))
-        theirs.append(openspiel_games(seconds, i))
-        seeds.append(playouts(seed_rules, seconds, i))
-    our_games = statistics.median(r[1] for r in ours)
-    their_games = statistics.median(r[0] for r in theirs)
-    seed_games = statistics.median(r[1] for r in seeds)
-    positions = sample_positions(standard, 5_000, 99)
-    gen, _ = median_of(runs, lambda _: generation_us(positions))
-    print(f"backgammon: random games, {runs} runs of {seconds:g} s each, interleaved")
-    print(
-        f"  ours (standard)       median {our_games:,.1f} games/s  (runs: "
-        + ", ".join(f"{r[1]:,.1f}" for r in ours)
-        + ")"
+def our_games(game: Game, games: int, seed: int) -> float:
+    """Random games of one of our engines: games per second of CPU time."""
+    rng = random.Random(seed)
+    start = clock()
+    for _ in range(games):
+        state: State = game.start()
+        while state.outcome() is None:
+            if state.to_move == CHANCE:
+                outcomes = state.chance_outcomes()
+                state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
+                continue
+            moves = state.legal_moves()
+            state = state.play(moves[rng.randrange(len(moves))])
+    return games / (clock() - start)
+
+
+def bench_backgammon(runs: int) -> dict[str, float]:
+    now, before = ludotheque.load("backgammon", "standard"), load_before("backgammon", "standard")
+    games = 100
+    rates = runs_of(
+        runs,
+        {
+            "OpenSpiel": lambda i: openspiel_games(games, i),
+            "before": lambda i: our_games(before, games // 2, i),
+            "now": lambda i: our_games(now, games // 2, i),
+        },
     )
-    print(f"  ours (seed)           median {seed_games:,.1f} games/s")
-    print(
-        f"  OpenSpiel backgammon  median {their_games:,.1f} games/s  (runs: "
-        + ", ".join(f"{r[0]:,.1f}" for r in theirs)
-        + ")"
+    print(f"backgammon (standard): random games, {runs} runs")
+    line("OpenSpiel (C++ through pyspiel)", rates["OpenSpiel"], "games/s", 1)
+    line("ours, before issue 21", rates["before"], "games/s", 1)
+    line("ours, now", rates["now"], "games/s", 1)
+    ratio = ratios(rates["now"], rates["OpenSpiel"])
+    print(f"  {'ratio ours / OpenSpiel':<34} {ratio:.2f}  (goal ≥ 1)")
+    texts = sample_positions(now, 5_000, 99)
+    listing = runs_of(
+        runs,
+        {"before": lambda _: listing_us(before, texts), "now": lambda _: listing_us(now, texts)},
     )
-    print(f"  ratio ours/OpenSpiel  {our_games / their_games:.2f}  (target ≥ 0.25; goal > 1)")
-    print(f"  legal_moves()         median {gen:.1f} µs over {len(positions):,} positions")
+    line("legal_moves(), before", listing["before"], "µs", 1)
+    line("legal_moves(), now", listing["now"], "µs", 1)
+    return {"backgammon random games/s, ours / OpenSpiel": ratio}
 
 
-MIDGAME_10 = (
-    "1RS1IE4INERSE/2RSWISE1IE4/9RSW/IEIN2IEISW1INE2/7RS1ISE/1INEIS3RNW3/IN1RNE1ISE1RWRSE2/"
-    "RN7RNERSE/INWRNWRSW1RW2INEIERN/4INWRSE1RSWREINE r21,i21 R3.4,I5.8,I10.9 r"
-)
-
-
-def bench_defiance(runs: int, seconds: float) -> None:
-    for ruleset in ("10x10", "8x8"):
-        game = ludotheque.load("defiance", ruleset)
-        rates = [playouts(game, seconds, seed, max_plies=400) for seed in range(runs)]
-        plies = statistics.median(r[0] for r in rates)
-        print(
-            f"defiance {ruleset}: random whole-turn play-outs (uniform over whole turns, "
-            f"at most 400 turns), {runs} runs of {seconds:g} s"
-        )
-        print(
-            f"  turns per second      median {plies:,.1f}  (runs: "
-            + ", ".join(f"{r[0]:,.1f}" for r in rates)
-            + ")"
-        )
-    game = ludotheque.load("defiance")
-    mid = game.parse_position(MIDGAME_10)
-    times = []
-    for _ in range(runs):
-        fresh = pickle.loads(pickle.dumps(mid))
-        start = time.perf_counter()
-        count = len(fresh.legal_moves())
-        times.append((time.perf_counter() - start) * 1e3)
-    start_state = game.start()
-    starts = []
-    for _ in range(runs):
-        fresh = pickle.loads(pickle.dumps(start_state))
-        begin = time.perf_counter()
-        n_start = len(fresh.legal_moves())
-        starts.append((time.perf_counter() - begin) * 1e3)
-    print(
-        f"  all legal turns of a 10x10 mid-game position ({count:,} turns): median "
-        f"{statistics.median(times):.1f} ms (runs: " + ", ".join(f"{t:.1f}" for t in times) + ")"
-    )
-    print(
-        f"  all legal turns of the 10x10 start ({n_start:,} turns): median "
-        f"{statistics.median(starts):.1f} ms"
-    )
-
-
-BENCHES: dict[str, Callable[[int, float], None]] = {
-    "defiance": bench_defiance,
+BENCHES: dict[str, Callable[[int], dict[str, float]]] = {
     "general": bench_general,
+    "defiance": bench_defiance,
     "backgammon": bench_backgammon,
 }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=sorted(BENCHES))
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("games", nargs="*", help=f"among {', '.join(BENCHES)} (default: all)")
+    parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    BENCHES[args.game](args.runs, args.seconds)
+    unknown = set(args.games) - set(BENCHES)
+    if unknown:
+        parser.error(f"unknown games: {', '.join(sorted(unknown))}")
+    table: dict[str, float] = {}
+    for name in args.games or list(BENCHES):
+        table.update(BENCHES[name](args.runs))
+        print()
+    print("issue 21, this run:")
+    for label, value in table.items():
+        print(f"  {label:<62} {value:,.2f}")
 
 
 if __name__ == "__main__":
