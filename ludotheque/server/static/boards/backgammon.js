@@ -5,7 +5,9 @@
 // Test hooks: the board <svg> has data-position; each point is <g data-point="N"> with N in the
 // bottom player's numbering, the bar is data-point="bar" and the bottom player's tray
 // data-point="off"; checkers are <circle class="checker" data-point data-side>.
-import { el, h, showChoices } from "./svg.js";
+import {
+  arrowMarker, boardTools, el, h, keyboardHelp, lastMoveOf, newMove, roving, showChoices, slide, toLocal,
+} from "./svg.js";
 
 const W = 800;
 const H = 600;
@@ -15,6 +17,8 @@ const LEFT = 30;
 const BAR_X = 340;
 const BAR_W = 40;
 const TRAY_X = 714;
+const TOP_Y = -40; // the band of point numbers above the frame starts here
+const BAND = 40; // and the one below the frame is this tall
 
 export function parsePosition(position) {
   const m = /^W\[([^\]]*)\] B\[([^\]]*)\] (\S) (\S+)$/.exec(position.trim());
@@ -43,33 +47,65 @@ function pointXY(p) {
   return { x, top: true };
 }
 
+// the triangle of a point (bottom numbering)
+function triangle(p, inset = 2) {
+  const { x, top } = pointXY(p);
+  const tipY = top ? 260 : 340;
+  const baseY = top ? 20 : 580;
+  return `${x - PW / 2 + inset},${baseY} ${x + PW / 2 - inset},${baseY} ${x},${tipY}`;
+}
+
 export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "board backgammon", role: "group" });
+  const { flipped } = boardTools(holder, t, () => {
+    orient();
+    markLast(lastFound);
+    draw();
+  });
+  // the numbers of the points sit in bands above and below the frame, large enough to read
+  const svg = el("svg", { viewBox: `0 ${TOP_Y} ${W} ${H - TOP_Y + BAND}`, class: "board backgammon", role: "group" });
   svg.setAttribute("aria-label", t("game.backgammon"));
   holder.append(svg);
+  keyboardHelp(holder, svg, t);
+  const arrow = arrowMarker(svg, "backgammon-arrow");
   el("rect", { x: 10, y: 10, width: 690, height: 580, rx: 12, class: "frame" }, svg);
   el("rect", { x: BAR_X, y: 10, width: BAR_W, height: 580, class: "bar" }, svg);
   el("rect", { x: TRAY_X - 6, y: 10, width: 80, height: 580, rx: 10, class: "tray-frame" }, svg);
   const pointGroups = {};
+  const slots = {};
   for (let p = 1; p <= 24; p++) {
     const { x, top } = pointXY(p);
-    const g = el("g", { class: "pt", "data-point": String(p), tabindex: "0", role: "button" }, svg);
-    const tipY = top ? 260 : 340;
-    const baseY = top ? 20 : 580;
-    el("polygon", { points: `${x - PW / 2 + 2},${baseY} ${x + PW / 2 - 2},${baseY} ${x},${tipY}`,
-                    class: `tri ${p % 2 ? "odd" : "even"}` }, g);  // prettier-ignore
+    const g = el("g", { class: "pt", "data-point": String(p), tabindex: "-1", role: "button" }, svg);
+    el("polygon", { points: triangle(p), class: `tri ${p % 2 ? "odd" : "even"}` }, g);
     el("rect", { x: x - PW / 2, y: top ? 15 : 305, width: PW, height: 280, class: "hit" }, g);
-    el("text", { x, y: top ? 8 : 598, class: "num" }, g, String(p));
+    slots[p] = el("g", { class: "marks" }, g); // the last move's tint, under the checkers
+    el("text", { x, y: top ? -6 : 626, class: "num" }, svg, String(p));
     pointGroups[p] = g;
   }
-  const barGroup = el("g", { class: "pt bar-area", "data-point": "bar", tabindex: "0", role: "button" }, svg);
+  const barGroup = el("g", { class: "pt bar-area", "data-point": "bar", tabindex: "-1", role: "button" }, svg);
   el("rect", { x: BAR_X, y: 300, width: BAR_W, height: 290, class: "hit" }, barGroup);
-  const trayGroup = el("g", { class: "pt tray", "data-point": "off", tabindex: "0", role: "button" }, svg);
+  slots.bar = el("g", { class: "marks" }, barGroup);
+  const trayGroup = el("g", { class: "pt tray", "data-point": "off", tabindex: "-1", role: "button" }, svg);
   el("rect", { x: TRAY_X, y: 305, width: 68, height: 280, rx: 8, class: "hit tray-slot" }, trayGroup);
+  slots.off = el("g", { class: "marks" }, trayGroup);
   el("rect", { x: TRAY_X, y: 15, width: 68, height: 280, rx: 8, class: "tray-slot top" }, svg);
-  const marks = el("g", { class: "marks" }, svg);
+  const marks = el("g", { class: "marks" }, svg); // the top tray's mark (nothing is clicked there)
   const diceLayer = el("g", { class: "dice" }, svg);
   const labels = el("g", { class: "pips" }, svg);
+  const arrows = el("g", { class: "marks last-arrows" }, svg); // above the checkers
+  const nav = roving(svg, {
+    items: () => [...Object.values(pointGroups), barGroup, trayGroup],
+    keyOf: (node) => node.dataset.point,
+    preferred: (list) => list.find((n) => n.classList.contains("source")),
+    onEscape: () => {
+      if (selected !== null) {
+        selected = null;
+        draw();
+      } else if (interactive && done.length && !busy) {
+        done.pop();
+        refresh();
+      }
+    },
+  });
 
   let bottom = "white";
   let top = "black";
@@ -81,9 +117,22 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   let interactive = false;
   let shownPosition = null;
   let busy = false; // a step was sent and its answer has not come yet
+  let natural = "white"; // the side at the bottom when the board is not flipped
+  let lastFound = null; // the last move shown, and the places it marks (for the labels)
+  let lastFrom = new Set();
+  let lastTo = new Set();
+  const seen = { id: null, length: 0 };
+  let played = null; // the play this board just sent: it is drawn already, no need to animate
 
   const toBottom = (side, p) => (side === bottom ? p : 25 - p); // a side's point, on screen
   const toSide = (side, pb) => (side === bottom ? pb : 25 - pb);
+
+  function orient() {
+    bottom = flipped() ? (natural === "white" ? "black" : "white") : natural;
+    top = bottom === "white" ? "black" : "white";
+    svg.dataset.bottom = bottom;
+    svg.dataset.flipped = flipped() ? "1" : "0";
+  }
 
   function clearChooser() {
     chooser.hidden = true;
@@ -116,6 +165,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     }
     turn = reply;
     selected = null;
+    if (!done.length) nav.restart();
     draw();
     onTurn({ canFinish: Boolean(turn.play), canUndo: done.length > 0, play: turn.play });
   }
@@ -124,11 +174,47 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     return turn ? new Set(turn.next.map((s) => s.src)) : new Set();
   }
 
+  // The checkers moved in this turn, each as the steps it made: { origin, end, steps }. A step
+  // that starts where an earlier one ended is taken as the same checker moving on.
+  function chains() {
+    const list = [];
+    done.forEach((s, i) => {
+      const chain = list.findLast((c) => c.end === s.src && c.end !== 0);
+      if (chain) {
+        chain.end = s.dst;
+        chain.steps.push(i);
+      } else list.push({ origin: s.src, end: s.dst, steps: [i] });
+    });
+    return list;
+  }
+
+  // where the selected checker could be taken back to: origin -> its chain (latest first)
+  function takeBacks() {
+    const found = new Map();
+    if (selected === null) return found;
+    for (const chain of chains().reverse()) {
+      if (chain.end === selected && !found.has(chain.origin)) found.set(chain.origin, chain);
+    }
+    return found;
+  }
+
   function apply(step) {
     clearChooser();
     done.push(step);
     refresh();
   }
+
+  // "undo this checker": its steps leave the turn, the others stay (the server checks them
+  // again, and drops the last ones that no longer stand)
+  function takeBack(chain) {
+    clearChooser();
+    selected = null;
+    done = done.filter((_, i) => !chain.steps.includes(i));
+    say("");
+    refresh();
+  }
+
+  const placeName = (mine) => (mine === 25 ? t("bg.bar") : t("bg.point", { n: toBottom(mover, mine) }));
 
   function clickPlace(place) {
     if (!interactive || !turn || busy) return;
@@ -138,12 +224,33 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       const options = turn.next.filter((s) => s.src === selected && s.dst === mine);
       if (options.length === 1) return apply(options[0]);
       if (options.length > 1) return chooseDie(options);
+      const back = takeBacks().get(mine);
+      if (back) return takeBack(back);
     }
-    if (sources().has(mine) && mine !== 0) {
+    if (sources().has(mine) && mine !== 0 && selected !== mine) {
+      // a checker that can do nothing but bear off goes off at once (with its only die), or
+      // asks which die at once: the tray needs no click
+      const steps = turn.next.filter((s) => s.src === mine);
+      if (steps.every((s) => s.dst === 0)) {
+        if (new Set(steps.map((s) => s.die)).size === 1) {
+          selected = null;
+          return apply(steps[0]);
+        }
+        selected = mine;
+        draw();
+        return chooseDie(steps);
+      }
+    }
+    const ends = new Set(chains().map((c) => c.end));
+    if ((sources().has(mine) && mine !== 0) || ends.has(mine)) {
       selected = selected === mine ? null : mine;
+      clearChooser();
+      const backs = takeBacks();
+      if (backs.size) say(t("bg.take_back_hint", { place: [...backs.keys()].map(placeName).join(", ") }));
       draw();
     } else if (selected !== null) {
       selected = null;
+      clearChooser();
       draw();
     }
   }
@@ -186,18 +293,16 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       svg.setPointerCapture(drag.id);
       clickPlace(drag.place === "bar" ? "bar" : Number(drag.place));
     }
-    const box = svg.getBoundingClientRect();
-    drag.node.setAttribute("cx", ((event.clientX - box.left) / box.width) * W);
-    drag.node.setAttribute("cy", ((event.clientY - box.top) / box.height) * H);
+    const { x, y } = toLocal(svg, event.clientX, event.clientY);
+    drag.node.setAttribute("cx", x);
+    drag.node.setAttribute("cy", y);
   });
   svg.addEventListener("pointerup", (event) => {
     if (!drag) return;
     const moved = drag.moved;
     drag = null;
     if (!moved) return;
-    const box = svg.getBoundingClientRect();
-    const x = ((event.clientX - box.left) / box.width) * W;
-    const y = ((event.clientY - box.top) / box.height) * H;
+    const { x, y } = toLocal(svg, event.clientX, event.clientY);
     let place = null;
     if (x >= TRAY_X) place = "off";
     else if (x >= BAR_X && x <= BAR_X + BAR_W) place = "bar";
@@ -224,10 +329,12 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   stacks.off = el("g", { class: "stack" }, trayGroup);
   stacks.topOff = el("g", { class: "stack" }, svg);
 
+  const slotY = (isTop, i) => (isTop ? 20 + R + i * 2 * R : 580 - R - i * 2 * R);
+
   function stack(x, top, count, side, place, movable) {
     const shown = Math.min(count, 5);
     for (let i = 0; i < shown; i++) {
-      const cy = top ? 20 + R + i * 2 * R : 580 - R - i * 2 * R;
+      const cy = slotY(top, i);
       el("circle", { cx: x, cy, r: R - 1, class: `checker ${side}${movable && i === shown - 1 ? " movable" : ""}`,
                      "data-side": side, "data-point": String(place), "data-place": String(place) }, stacks[place]);  // prettier-ignore
       if (i === shown - 1 && count > 5) el("text", { x, y: cy + 6, class: `count ${side}` }, stacks[place], String(count));
@@ -240,6 +347,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     const src = sources();
     const targets = new Set();
     if (selected !== null && turn) for (const s of turn.next) if (s.src === selected) targets.add(s.dst);
+    const backs = takeBacks();
     for (let p = 1; p <= 24; p++) {
       const { x, top: isTop } = pointXY(p);
       const bottomCount = b[bottom][p];
@@ -249,11 +357,21 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       if (topCount) stack(x, isTop, topCount, top, p, moverHere && mover === top);
       const g = pointGroups[p];
       const mine = mover ? toSide(mover, p) : null;
-      g.classList.toggle("highlight", mine !== null && targets.has(mine));
+      const target = mine !== null && targets.has(mine);
+      const back = mine !== null && backs.has(mine);
+      g.classList.toggle("highlight", target);
       g.classList.toggle("selected", mine !== null && selected === mine);
       g.classList.toggle("source", Boolean(moverHere));
+      g.classList.toggle("takeback", back);
       const label = bottomCount ? `${bottomCount} ${t("side." + bottom)}` : topCount ? `${topCount} ${t("side." + top)}` : t("bg.empty");
-      g.setAttribute("aria-label", `${t("bg.point", { n: p })}: ${label}`);
+      const words = [`${t("bg.point", { n: p })}: ${label}`];
+      if (moverHere) words.push(t("board.can_move"));
+      if (target) words.push(t("board.target"));
+      if (back) words.push(t("bg.take_back"));
+      if (lastFrom.has(p)) words.push(t("board.last_from"));
+      if (lastTo.has(p)) words.push(t("board.last_to"));
+      g.setAttribute("aria-label", words.join(", "));
+      g.setAttribute("aria-pressed", mine !== null && selected === mine ? "true" : "false");
     }
     // the bar: the bottom player's checkers below the middle, the top player's above
     for (const [side, isTop] of [[bottom, false], [top, true]]) {
@@ -268,6 +386,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     }
     barGroup.classList.toggle("selected", selected === 25);
     barGroup.classList.toggle("source", interactive && src.has(25));
+    barGroup.classList.toggle("takeback", backs.has(25));
     // the trays
     for (const [side, isTop] of [[bottom, false], [top, true]]) {
       const n = b[side][0];
@@ -277,10 +396,15 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       }
     }
     trayGroup.classList.toggle("highlight", targets.has(0));
-    trayGroup.setAttribute("aria-label", t("bg.off", { n: b[bottom][0] }));
-    barGroup.setAttribute("aria-label", t("bg.bar"));
+    trayGroup.classList.toggle("selected", selected === 0);
+    const trayWords = [t("bg.off", { n: b[bottom][0] })];
+    if (targets.has(0)) trayWords.push(t("board.target"));
+    trayGroup.setAttribute("aria-label", trayWords.join(", "));
+    barGroup.setAttribute("aria-label", [t("bg.bar"), ...(backs.has(25) ? [t("bg.take_back")] : [])].join(", "));
+    for (const g of [barGroup, trayGroup]) g.setAttribute("aria-pressed", g.classList.contains("selected") ? "true" : "false");
     drawDice();
     drawPips(b);
+    nav.sync();
   }
 
   function drawDice() {
@@ -320,35 +444,133 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     el("text", { x: TRAY_X + 34, y: 300 - 10, class: `pip-count ${top}` }, labels, `${pips(b[top])}`);
   }
 
-  function markLast(last) {
-    marks.innerHTML = "";
-    if (!last || last.kind !== "move" || last.text === "pass") return;
-    const side = last.side;
-    for (const part of last.text.split(" ")) {
-      const [from, to] = part.replace("*", "").split("/");
-      for (const place of [from, to]) {
-        if (place === "bar" || place === "off") continue;
-        const pb = toBottom(side, Number(place));
-        const { x, top: isTop } = pointXY(pb);
-        el("rect", { x: x - PW / 2 + 3, y: isTop ? 262 : 318, width: PW - 6, height: 20, rx: 4, class: "last" }, marks);
+  // the single moves of a play in the mover's numbering: [[from, to, hit], ...]
+  const singles = (text) =>
+    text.split(" ").filter(Boolean).map((part) => {
+      const [from, to] = part.split("/");
+      return [from, to.replace("*", ""), to.includes("*")];
+    });
+
+  // where an arrow of the last move starts or ends at ``place`` (the mover's numbering)
+  function anchor(side, place) {
+    const sideIsTop = side === top;
+    if (place === "bar") return [BAR_X + BAR_W / 2, sideIsTop ? 250 : 350];
+    if (place === "off") return [TRAY_X + 34, sideIsTop ? 250 : 350];
+    const { x, top: isTop } = pointXY(toBottom(side, Number(place)));
+    return [x, isTop ? 250 : 350];
+  }
+
+  // The last move: each origin tinted, each destination outlined, an arrow from one to the other.
+  function markLast(found) {
+    for (const slot of [marks, arrows, ...Object.values(slots)]) slot.innerHTML = "";
+    lastFound = found;
+    lastFrom = new Set();
+    lastTo = new Set();
+    if (!found || found.entry.text === "pass") return;
+    const side = found.entry.side;
+    for (const [from, to] of singles(found.entry.text)) {
+      if (from === "bar") {
+        el("rect", { x: BAR_X + 3, y: side === top ? 20 : 305, width: BAR_W - 6, height: 275, rx: 6, class: "last-from" }, slots.bar);
+      } else {
+        const pb = toBottom(side, Number(from));
+        lastFrom.add(pb);
+        el("polygon", { points: triangle(pb, 0), class: "last-from" }, slots[pb]);
       }
+      if (to === "off") {
+        el("rect", { x: TRAY_X + 2, y: side === top ? 17 : 307, width: 64, height: 276, rx: 8, class: "last-to" }, side === top ? marks : slots.off);
+      } else {
+        const pb = toBottom(side, Number(to));
+        lastTo.add(pb);
+        el("polygon", { points: triangle(pb, 3), class: "last-to" }, slots[pb]);
+      }
+      const [x1, y1] = anchor(side, from);
+      const [x2, y2] = anchor(side, to);
+      // along a row the arrow bows towards the middle of the board, across it goes straight
+      const bow = Math.abs(y1 - y2) < 1 ? (y1 < 300 ? 30 : -30) : 0;
+      const d = `M${x1},${y1} Q${(x1 + x2) / 2},${(y1 + y2) / 2 + bow} ${x2},${y2}`;
+      el("path", { d, class: "last-arrow", "marker-end": arrow }, arrows);
     }
+  }
+
+  // the checker of ``side`` at ``place`` (mover's numbering) drawn ``depth`` from the top
+  function checkerAt(side, place, depth) {
+    let nodes;
+    if (place === "off") nodes = [...(side === bottom ? stacks.off : stacks.topOff).querySelectorAll(`rect.off[data-side="${side}"]`)];
+    else if (place === "bar") nodes = [...stacks.bar.querySelectorAll(`circle.checker[data-side="${side}"]`)];
+    else nodes = [...stacks[toBottom(side, Number(place))].querySelectorAll(`circle.checker[data-side="${side}"]`)];
+    return nodes[nodes.length - 1 - depth] || null;
+  }
+
+  function centreOf(node) {
+    if (node.tagName === "rect") return [Number(node.getAttribute("x")) + 28, Number(node.getAttribute("y")) + 7];
+    return [Number(node.getAttribute("cx")), Number(node.getAttribute("cy"))];
+  }
+
+  // where a checker of ``side`` leaving ``place`` was drawn (on top of what is left there)
+  function spot(side, place, b) {
+    if (place === "bar") return [BAR_X + BAR_W / 2, side === top ? 250 : 350];
+    const pb = toBottom(side, Number(place));
+    const { x, top: isTop } = pointXY(pb);
+    return [x, slotY(isTop, Math.min(b[side][Number(place)], 4))];
+  }
+
+  // A play that has just arrived: each checker travels its way (one after the other), and a
+  // checker it hits goes to the bar.
+  function animate(found) {
+    if (found.entry.text === "pass") return;
+    const side = found.entry.side;
+    const other = side === "white" ? "black" : "white";
+    const b = boards();
+    const paths = [];
+    for (const [from, to, hit] of singles(found.entry.text)) {
+      const path = paths.findLast((p) => p.places[p.places.length - 1] === from && from !== "off");
+      if (path) path.places.push(to);
+      else paths.push({ places: [from, to], hits: [] });
+      if (hit) (path || paths[paths.length - 1]).hits.push(to);
+    }
+    const depth = {};
+    let delay = 0;
+    let any = false;
+    let hits = 0;
+    for (const path of paths) {
+      const end = path.places[path.places.length - 1];
+      const node = checkerAt(side, end, depth[end] || 0);
+      depth[end] = (depth[end] || 0) + 1;
+      if (!node) continue;
+      const [ex, ey] = centreOf(node);
+      const offsets = path.places.slice(0, -1).map((place) => {
+        const [x, y] = spot(side, place, b);
+        return [x - ex, y - ey];
+      });
+      if (slide(node, offsets[0][0], offsets[0][1], { via: offsets.slice(1), delay, duration: 280 })) any = true;
+      for (const place of path.hits) {
+        // the hit checker waits on its point, then goes to the bar
+        const victim = checkerAt(other, "bar", hits++);
+        if (!victim) continue;
+        const [vx, vy] = centreOf(victim);
+        const { x, top: isTop } = pointXY(toBottom(side, Number(place)));
+        const [hx, hy] = [x, slotY(isTop, 0)];
+        slide(victim, hx - vx, hy - vy, { delay: delay + 280 * (offsets.length - 1), duration: 280 });
+      }
+      delay += 280 * offsets.length;
+    }
+    if (any) svg.dataset.animations = String(Number(svg.dataset.animations || 0) + 1);
   }
 
   return {
     update({ position, livePosition, legal, last, snap: s, mySides }) {
       snap = s;
-      bottom = mySides.length === 1 ? mySides[0] : "white";
-      top = bottom === "white" ? "black" : "white";
+      natural = mySides.length === 1 ? mySides[0] : "white";
+      orient();
       svg.dataset.position = livePosition;
       svg.dataset.shownPosition = position;
-      svg.dataset.bottom = bottom;
       shownPosition = position;
       const wasInteractive = interactive;
       interactive = legal.length > 0 && position === livePosition;
       mover = interactive ? s.to_move : null;
       clearChooser();
-      markLast(last);
+      const fresh = newMove(seen, s, position === livePosition);
+      markLast(lastMoveOf(s, last));
       if (interactive) {
         if (!wasInteractive || !turn || turn.ply !== s.ply) {
           done = [];
@@ -364,6 +586,8 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       }
       svg.classList.toggle("interactive", interactive);
       draw();
+      if (fresh && fresh.entry.text !== played) animate(fresh);
+      played = null;
     },
     undoStep() {
       if (done.length && !busy) {
@@ -372,7 +596,10 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       }
     },
     finish() {
-      if (turn && turn.play && !busy) onMove(turn.play);
+      if (turn && turn.play && !busy) {
+        played = turn.play;
+        onMove(turn.play);
+      }
     },
   };
 }

@@ -5,7 +5,9 @@
 //
 // Test hooks: the <svg> has data-position; cells are <g data-cell="e5">, points
 // <g data-point="P2.2">, direction buttons <g data-direction="NE">.
-import { el, h } from "./svg.js";
+import {
+  arrowMarker, boardTools, coarse, el, h, keyboardHelp, lastMoveOf, newMove, play, positionBefore, roving, slide, toLocal,
+} from "./svg.js";
 
 const U = 40; // a cell
 const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -34,17 +36,21 @@ export function parsePosition(position) {
 }
 
 export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
-  const tools = document.createElement("div");
-  tools.className = "board-tools";
-  tools.append(
+  const { tools, flipped } = boardTools(holder, t, () => {
+    layout();
+    draw();
+  });
+  const zoomOut = h("button", { type: "button", id: "zoom-out", hidden: true }, t("dd.zoom_out"));
+  tools.prepend(
     h("label", {}, h("input", { type: "checkbox", id: "show-dead" }), ` ${t("dd.show_dead")}`),
-    " ",
     h("button", { type: "button", id: "flat-view" }, t("dd.flat")),
+    zoomOut,
   );
-  holder.append(tools);
   const svg = el("svg", { class: "board defiance", role: "group" });
   svg.setAttribute("aria-label", t("game.defiance"));
   holder.append(svg);
+  keyboardHelp(holder, svg, t);
+  const arrow = arrowMarker(svg, "defiance-arrow");
   const rotor = el("g", {}, svg);
   const plane = el("g", {}, rotor);
   let flat = localStorage.getItem("dd-flat") === "1";
@@ -62,12 +68,34 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
   let view = null; // the server's answer for the chosen action
   let commandSrc = null;
   let command = null; // the chosen Command move ("P2.2-P3.3")
+  let natural = "rebels"; // the side whose corner is at the bottom when the board is not flipped
   let bottomSide = "rebels";
   let lastPly = -1;
+  let zoom = null; // on a phone: the centre of the part of the board shown large, or null
+  let last = null; // the last turn: { cell, src, dst, captured: Set, entry }
+  let before = null; // the position before the last turn (parsed)
+  const seen = { id: null, length: 0 };
+  let played = null; // the turn this board just sent (already shown: no animation)
 
   const cellXY = (name) => [FILES.indexOf(name[0]), Number(name.slice(1)) - 1];
   const cellName = (i, j) => `${FILES[i]}${j + 1}`;
   const px = (x, y) => [x * U, (n - y) * U]; // a point, in plane coordinates
+  const pointXY = (name) => name.slice(1).split(".").map(Number);
+
+  const nav = roving(svg, {
+    items: () => {
+      if (stage === "direction") return [...plane.querySelectorAll("g.dir")];
+      if (stage === "command") return [...plane.querySelectorAll('g.pnt[data-focusable="1"]')];
+      return [...plane.querySelectorAll("g.cell")];
+    },
+    keyOf: (node) => node.dataset.cell || node.dataset.point || `dir:${node.dataset.direction}`,
+    preferred: (list) =>
+      list.find((node) => node.dataset.cell === cell) ||
+      list.find((node) => node.matches("g.dir")) ||
+      list.find((node) => node.dataset.point === commandSrc) ||
+      list.find((node) => node.classList.contains("actionable")),
+    onEscape: () => interactive && stage !== "idle" && undoStep(),
+  });
 
   tools.querySelector("#show-dead").addEventListener("change", (e) => {
     showDead = e.target.checked;
@@ -77,21 +105,109 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     flat = !flat;
     localStorage.setItem("dd-flat", flat ? "1" : "0");
     layout();
+    draw();
+  });
+  zoomOut.addEventListener("click", () => {
+    zoom = null;
+    layout();
+    draw();
   });
 
   let angle = 0; // the board's rotation, undone for text so numbers stay upright
   const upright = (x, y) => `rotate(${-angle} ${x} ${y})`;
 
+  // a point of the plane, in the <svg>'s coordinates (after the rotation)
+  function toView(x, y) {
+    const a = (angle * Math.PI) / 180;
+    const [dx, dy] = [x - (n * U) / 2, y - (n * U) / 2];
+    return [dx * Math.cos(a) - dy * Math.sin(a), dx * Math.sin(a) + dy * Math.cos(a)];
+  }
+
+  // half the width of the whole view, in board units
+  const fullHalf = () => (flat ? (n * U) / 2 + 36 : (n * U * Math.SQRT2) / 2 + 36);
+
+  // On a phone the cells of the whole board are under 44 px: a tap there zooms into that part
+  // (and, on a cell, chooses it too: the choice is confirmed in the large view, where every
+  // cell, direction and point is a target of 44 px or more). Not on a desktop.
+  function zoomable() {
+    const width = svg.getBoundingClientRect().width;
+    return interactive && coarse() && width > 0 && (width * U) / (2 * fullHalf()) < 44;
+  }
+
+  // half the width shown when zoomed: cells of 52 px
+  const zoomHalf = () => (svg.getBoundingClientRect().width * U) / (2 * 52);
+
   function layout() {
     const size = n * U;
+    bottomSide = flipped() ? (natural === "rebels" ? "imperium" : "rebels") : natural;
     angle = flat ? (bottomSide === "rebels" ? 0 : 180) : bottomSide === "rebels" ? -45 : 135;
-    const half = flat ? size / 2 + 36 : (size * Math.SQRT2) / 2 + 36;
-    svg.setAttribute("viewBox", `${-half} ${-half} ${2 * half} ${2 * half}`);
+    const half = fullHalf();
+    if (zoom && !zoomable()) zoom = null;
+    if (zoom) {
+      const zh = zoomHalf();
+      const limit = Math.max(0, half + 40 - zh); // the direction ring may stand off the board
+      const cx = Math.max(-limit, Math.min(limit, zoom.x));
+      const cy = Math.max(-limit, Math.min(limit, zoom.y));
+      svg.setAttribute("viewBox", `${cx - zh} ${cy - zh} ${2 * zh} ${2 * zh}`);
+    } else {
+      svg.setAttribute("viewBox", `${-half} ${-half} ${2 * half} ${2 * half}`);
+    }
+    svg.dataset.zoom = zoom ? "in" : "out";
+    zoomOut.hidden = !zoom;
     rotor.setAttribute("transform", `rotate(${angle})`);
     plane.setAttribute("transform", `translate(${-size / 2} ${-size / 2})`);
     svg.dataset.view = flat ? "flat" : "diamond";
+    svg.dataset.flipped = flipped() ? "1" : "0";
+    svg.dataset.bottom = bottomSide;
     tools.querySelector("#flat-view").textContent = flat ? t("dd.diamond") : t("dd.flat");
   }
+
+  // Where the zoomed view looks for the stage of the turn: the chosen cell and its ring of
+  // directions; the Command moves (all of them if they fit, else those of one Command).
+  function followStage() {
+    if (!zoom) return;
+    if (stage === "direction" && cell) {
+      const [i, j] = cellXY(cell);
+      const [x, y] = px(i, j + 1);
+      [zoom.x, zoom.y] = toView(x + U / 2, y + U / 2);
+    } else if (stage === "command" && view && view.command_moves.length) {
+      const moves = view.command_moves.filter((m) => !commandSrc || m.src === commandSrc);
+      const spots = moves.flatMap((m) => [m.src, m.dst]).map((p) => toView(...px(...pointXY(p))));
+      const xs = spots.map((p) => p[0]);
+      const ys = spots.map((p) => p[1]);
+      const room = 2 * zoomHalf() - 2 * U;
+      if (Math.max(...xs) - Math.min(...xs) <= room && Math.max(...ys) - Math.min(...ys) <= room) {
+        [zoom.x, zoom.y] = [(Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2];
+      } else {
+        // the Command nearest the cell just played
+        const [i, j] = cellXY(cell || "a1");
+        const [cx, cy] = toView(...px(i + 0.5, j + 0.5));
+        const near = [...new Set(moves.map((m) => m.src))]
+          .map((p) => toView(...px(...pointXY(p))))
+          .sort((a, b) => Math.hypot(a[0] - cx, a[1] - cy) - Math.hypot(b[0] - cx, b[1] - cy))[0];
+        [zoom.x, zoom.y] = near;
+      }
+    }
+    layout();
+  }
+
+  // a tap on the whole board of a phone zooms in where it landed; in the Command stage it
+  // does only that (points are too small to aim at before)
+  svg.addEventListener(
+    "click",
+    (event) => {
+      if (zoom || !zoomable()) return;
+      const { x, y } = toLocal(svg, event.clientX, event.clientY);
+      zoom = { x, y };
+      layout();
+      if (stage === "command" || stage === "ready") {
+        event.stopPropagation();
+        followStage();
+        draw();
+      }
+    },
+    true,
+  );
 
   function actionsFor(name) {
     return actions.filter((a) => a.startsWith(name) && /[>@]/.test(a[name.length]));
@@ -119,6 +235,7 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     stage = view.outcome ? "ready" : "command";
     say(view.captured.length ? t("dd.captures", { cells: view.captured.join(", ") }) : "");
     onTurn({ canFinish: true, canUndo: true, labels: labels() });
+    followStage();
     draw();
   }
 
@@ -138,6 +255,7 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     stage = "direction";
     say(t(kind === ">" ? "dd.pick_direction" : "dd.pick_rotation"));
     onTurn({ canFinish: false, canUndo: true, labels: labels() });
+    followStage();
     draw();
   }
 
@@ -162,6 +280,7 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     }
     if (fromHere.length) {
       commandSrc = commandSrc === name ? null : name;
+      followStage();
       draw();
     }
   }
@@ -171,7 +290,9 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
       command = null;
       stage = "command";
     } else if (stage === "command" || stage === "ready" || stage === "direction") {
+      const back = cell;
       reset();
+      nav.moveTo(back); // the keyboard goes back to the cell it came from
     }
     say("");
     onTurn({ canFinish: stage === "command" || stage === "ready", canUndo: stage !== "idle", labels: labels() });
@@ -180,14 +301,18 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
 
   function finish() {
     if (!view) return;
-    onMove(command ? `${view.action};${command.move}` : view.action);
+    played = command ? `${view.action};${command.move}` : view.action;
+    onMove(played);
   }
 
   function draw() {
+    const hadFocus = nav.hasFocus();
     plane.innerHTML = "";
+    svg.dataset.stage = stage;
     if (!pos) return;
     const size = n * U;
     const h = n / 2;
+    const big = Boolean(zoom); // zoomed on a phone: larger rings and points
     const dead = new Set(showDead && snap ? snap.extra.dead_zones : []);
     const captured = new Set([...(view ? view.captured : []), ...(command ? command.captures : [])]);
     // legal Command destinations, each with the cells a move there would capture
@@ -200,17 +325,20 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
         targets.set(m.dst, seen);
       }
     }
+    const movers = new Set(stage === "command" && view ? view.command_moves.map((m) => m.src) : []);
     const controlled = new Set((snap ? snap.extra.controlled : []).flat());
     const placeable = new Set(actions.filter((a) => a.includes(">")).map((a) => a.split(">")[0]));
     const rotatable = new Set(actions.filter((a) => a.includes("@")).map((a) => a.split("@")[0]));
+    const showLast = last && stage === "idle";
     // cells
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
         const name = cellName(i, j);
         const [x, y] = px(i, j + 1);
-        const g = el("g", { class: "cell", "data-cell": name, tabindex: "0", role: "button" }, plane);
+        const g = el("g", { class: "cell", "data-cell": name, tabindex: "-1", role: "button" }, plane);
         const sector = (i >= h ? 1 : 0) + (j >= h ? 2 : 0);
-        el("rect", { x, y, width: U, height: U, class: `sq s${sector}` }, g);
+        el("rect", { x, y, width: U, height: U, class: `sq s${sector} hit` }, g);
+        if (showLast && last.cell === name) el("rect", { x: x + 2, y: y + 2, width: U - 4, height: U - 4, class: "last-cell" }, g);
         if (dead.has(name)) el("rect", { x: x + 3, y: y + 3, width: U - 6, height: U - 6, class: "dead" }, g);
         if (name === cell) el("rect", { x: x + 2, y: y + 2, width: U - 4, height: U - 4, class: "chosen" }, g);
         const c = pos.counters[name];
@@ -219,9 +347,21 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
         if (captured.has(name)) {
           el("path", { d: `M${x + 8},${y + 8} L${x + U - 8},${y + U - 8} M${x + U - 8},${y + 8} L${x + 8},${y + U - 8}`, class: "captured" }, g);
         }
-        g.classList.toggle("actionable", interactive && stage === "idle" && (placeable.has(name) || rotatable.has(name)));
-        const label = c ? `${name}: ${t(`side.${c.side}`)} ${c.dir}` : name;
-        g.setAttribute("aria-label", label + (dead.has(name) ? ` (${t("dd.dead_short")})` : ""));
+        const lost = showLast && last.captured.has(name);
+        if (lost) {
+          // a counter the last turn took: its outline stays, crossed out
+          el("rect", { x: x + 6, y: y + 6, width: U - 12, height: U - 12, rx: 4, class: "last-captured" }, g);
+          el("path", { d: `M${x + 11},${y + 11} L${x + U - 11},${y + U - 11} M${x + U - 11},${y + 11} L${x + 11},${y + U - 11}`, class: "last-captured" }, g);
+        }
+        const actionable = interactive && stage === "idle" && (placeable.has(name) || rotatable.has(name));
+        g.classList.toggle("actionable", actionable);
+        const words = [c ? `${name}: ${t(`side.${c.side}`)} ${c.dir}` : name];
+        if (dead.has(name)) words.push(t("dd.dead_short"));
+        if (actionable) words.push(t("dd.can_play"));
+        if (name === cell) words.push(t("dd.chosen"));
+        if (showLast && last.cell === name) words.push(t("board.last_to"));
+        if (lost) words.push(t("board.captured"));
+        g.setAttribute("aria-label", words.join(", "));
         g.addEventListener("click", () => clickCell(name));
         g.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), clickCell(name)));
       }
@@ -232,6 +372,14 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
       el("line", { x1: k * U, y1: 0, x2: k * U, y2: size, class: cls }, plane);
       el("line", { x1: 0, y1: k * U, x2: size, y2: k * U, class: cls }, plane);
     }
+    // the last turn's Command move: its origin tinted, an arrow to where it went
+    if (showLast && last.src) {
+      const [x1, y1] = px(...pointXY(last.src));
+      const [x2, y2] = px(...pointXY(last.dst));
+      el("circle", { cx: x1, cy: y1, r: 13, class: "last-from" }, plane);
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      el("line", { x1, y1, x2: x2 - ((x2 - x1) / len) * 14, y2: y2 - ((y2 - y1) / len) * 14, class: "last-arrow", "marker-end": arrow }, plane);
+    }
     // points: key points, Commands, targets
     const cmds = pos.commands;
     for (let x = 0; x <= n; x++) {
@@ -241,11 +389,14 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
         const key = x >= 1 && x <= n - 1 && y >= 1 && y <= n - 1 && x !== h && y !== h;
         if (!here.length && !targets.has(name) && !key) continue;
         const [cx, cy] = px(x, y);
-        const g = el("g", { class: "pnt", "data-point": name, role: "button", tabindex: here.length || targets.has(name) ? "0" : "-1" }, plane);
-        el("circle", { cx, cy, r: 11, class: "hit" }, g);
+        const choosable = targets.has(name) || movers.has(name);
+        const g = el("g", { class: "pnt", "data-point": name, role: "button", tabindex: "-1" }, plane);
+        if (here.length || targets.has(name)) g.dataset.focusable = "1";
+        // in the Command stage the points are the targets: large enough for a finger
+        el("circle", { cx, cy, r: stage === "command" ? (big ? 18 : 16) : 11, class: "hit" }, g);
         if (key) el("circle", { cx, cy, r: controlled.has(name) ? 6 : 3.5, class: controlled.has(name) ? "key held" : "key" }, g);
         const gains = targets.get(name);
-        if (gains) el("circle", { cx, cy, r: 12, class: "target" }, g);
+        if (gains) el("circle", { cx, cy, r: big ? 16 : 12, class: "target" }, g);
         for (const [k, c] of here.entries()) {
           if (c.side === "rebels") el("circle", { cx, cy, r: 10, class: "command rebels" }, g);
           else el("rect", { x: cx - 9 + k * 4, y: cy - 9 - k * 4, width: 18, height: 18, rx: 3, class: "command imperium" }, g);
@@ -257,9 +408,14 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
           el("circle", { cx: cx + 11, cy: cy - 11, r: 8 }, b);
           el("text", { x: cx + 11, y: cy - 11, "text-anchor": "middle", "dominant-baseline": "central", transform: upright(cx + 11, cy - 11) }, b, String(gains.size));
         }
-        let label = here.length ? `${name}: ${here.map((c) => t(`dd.cmd.${c.side}`)).join(", ")}` : name;
-        if (gains && gains.size) label += ` (${t("dd.command_captures", { cells: [...gains].join(", ") })})`;
-        g.setAttribute("aria-label", label);
+        const words = [here.length ? `${name}: ${here.map((c) => t(`dd.cmd.${c.side}`)).join(", ")}` : key ? `${name}: ${t("dd.key_point")}` : name];
+        if (gains) words.push(t("board.target"));
+        if (gains && gains.size) words.push(t("dd.command_captures", { cells: [...gains].join(", ") }));
+        if (movers.has(name) && !gains) words.push(t("board.can_move"));
+        if (showLast && last.src === name) words.push(t("board.last_from"));
+        if (showLast && last.dst === name) words.push(t("board.last_to"));
+        g.setAttribute("aria-label", words.join(", "));
+        g.classList.toggle("choosable", choosable);
         g.addEventListener("click", (e) => {
           e.stopPropagation();
           clickPoint(name);
@@ -269,29 +425,37 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     }
     // the chosen Command move, shown before the turn ends
     if (command) {
-      const [sx, sy] = command.src.slice(1).split(".").map(Number);
-      const [dx, dy] = command.dst.slice(1).split(".").map(Number);
-      const [x1, y1] = px(sx, sy);
-      const [x2, y2] = px(dx, dy);
+      const [x1, y1] = px(...pointXY(command.src));
+      const [x2, y2] = px(...pointXY(command.dst));
       el("line", { x1, y1, x2, y2, class: "command-path" }, plane);
       const rebel = pos.side === "r";
       if (rebel) el("circle", { cx: x2, cy: y2, r: 10, class: "command rebels ghost" }, plane);
       else el("rect", { x: x2 - 9, y: y2 - 9, width: 18, height: 18, rx: 3, class: "command imperium ghost" }, plane);
     }
-    // the direction picker around the chosen cell
+    // the direction picker around the chosen cell (wider, with larger buttons, when zoomed)
     if (stage === "direction" && cell) {
       const [i, j] = cellXY(cell);
       const [x, y] = px(i, j + 1);
       const current = kind === "@" ? pos.counters[cell].dir : null;
+      // zoomed, the ring stands off far enough to leave the near half of each neighbour free
+      const reach = big ? 1.5 : 0.75;
+      const r = big ? 20 : 12;
       for (const d of DIRS) {
         if (!actions.includes(`${cell}${kind}${d}`)) continue;
         const [dx, dy] = VEC[d];
-        const cx = x + U / 2 + dx * U * 0.75;
-        const cy = y + U / 2 - dy * U * 0.75;
-        const g = el("g", { class: "dir", "data-direction": d, role: "button", tabindex: "0" }, plane);
+        const cx = x + U / 2 + dx * U * reach;
+        const cy = y + U / 2 - dy * U * reach;
+        const g = el("g", { class: "dir", "data-direction": d, role: "button", tabindex: "-1" }, plane);
         g.setAttribute("aria-label", `${t("dd.face")} ${d}`);
-        el("circle", { cx, cy, r: 12, class: current === d ? "dir-button current" : "dir-button" }, g);
-        el("line", { x1: cx - dx * 6, y1: cy + dy * 6, x2: cx + dx * 7, y2: cy - dy * 7, class: "dir-arrow" }, g);
+        el("circle", { cx, cy, r, class: current === d ? "dir-button current hit" : "dir-button hit" }, g);
+        // an arrow with its head, so that the way it points reads at a glance
+        const k = r / 12;
+        const len = Math.hypot(dx, dy);
+        const [ux, uy] = [dx / len, -dy / len];
+        el("line", { x1: cx - ux * 7 * k, y1: cy - uy * 7 * k, x2: cx + ux * 3 * k, y2: cy + uy * 3 * k, class: "dir-arrow" }, g);
+        const [tx, ty] = [cx + ux * 9 * k, cy + uy * 9 * k];
+        const [bx, by] = [cx + ux * 2 * k, cy + uy * 2 * k];
+        el("polygon", { points: `${tx},${ty} ${bx - uy * 5 * k},${by + ux * 5 * k} ${bx + uy * 5 * k},${by - ux * 5 * k}`, class: "dir-head" }, g);
         g.addEventListener("click", (e) => {
           e.stopPropagation();
           clickDirection(d);
@@ -299,6 +463,7 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
         g.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), clickDirection(d)));
       }
     }
+    nav.sync(hadFocus);
   }
 
   function actionDirection(text) {
@@ -318,25 +483,85 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     el("polygon", { points: `${ax},${ay} ${ax - ux * 8 - uy * 5},${ay - uy * 8 + ux * 5} ${ax - ux * 8 + uy * 5},${ay - uy * 8 - ux * 5}`, class: "head" }, body);
   }
 
+  // the last turn, read from its notation and the positions around it
+  function readLast(found) {
+    last = null;
+    before = null;
+    if (!found) return;
+    const [action, move] = found.entry.text.split(";");
+    const m = /^([a-z]\d+)[>@]/.exec(action);
+    before = parsePosition(positionBefore(snap, found.index));
+    const after = parsePosition(found.entry.position);
+    const captured = new Set(Object.keys(before.counters).filter((c) => !after.counters[c]));
+    const [src, dst] = move ? move.split("-") : [null, null];
+    last = { cell: m ? m[1] : null, src, dst, captured, entry: found.entry };
+  }
+
+  // A turn that has just arrived: the counter comes down on its cell (or turns to its new
+  // direction), the Command slides along its step, the counters taken fade away.
+  function animate() {
+    if (!last) return;
+    let any = false;
+    const g = last.cell && plane.querySelector(`g.cell[data-cell="${last.cell}"] .counter`);
+    if (g) {
+      const [i, j] = cellXY(last.cell);
+      const [x, y] = px(i, j + 1);
+      const [cx, cy] = [x + U / 2, y + U / 2];
+      const was = before.counters[last.cell];
+      const turnFrom = was ? (Math.atan2(-VEC[was.dir][1], VEC[was.dir][0]) * 180) / Math.PI : null;
+      const turnTo = was ? (Math.atan2(-VEC[g.dataset.direction][1], VEC[g.dataset.direction][0]) * 180) / Math.PI : null;
+      const around = (op) => `translate(${cx}px, ${cy}px) ${op} translate(${-cx}px, ${-cy}px)`;
+      const frames = was
+        ? [{ transform: around(`rotate(${(((turnFrom - turnTo + 540) % 360) - 180)}deg)`) }, { transform: around("rotate(0deg)") }]
+        : [{ transform: around("scale(1.8)"), opacity: 0 }, { transform: around("scale(1)"), opacity: 1 }];
+      any = play(g, frames, { duration: 360 }) || any;
+    }
+    if (last.src) {
+      const node = [...plane.querySelectorAll(`g.pnt[data-point="${last.dst}"] .command`)].pop();
+      const [x1, y1] = px(...pointXY(last.src));
+      const [x2, y2] = px(...pointXY(last.dst));
+      any = slide(node, x1 - x2, y1 - y2, { delay: g ? 300 : 0, duration: 360 }) || any;
+    }
+    for (const name of last.captured) {
+      const c = before.counters[name];
+      const [i, j] = cellXY(name);
+      const [x, y] = px(i, j + 1);
+      const ghost = el("g", { class: "leaving" }, plane);
+      drawCounter(ghost, x + U / 2, y + U / 2, c.side, c.dir);
+      if (play(ghost, [{ opacity: 1 }, { opacity: 1, offset: 0.5 }, { opacity: 0 }], { duration: 1100, fill: "forwards" })) {
+        setTimeout(() => ghost.remove(), 1200);
+      } else ghost.remove();
+    }
+    if (any) svg.dataset.animations = String(Number(svg.dataset.animations || 0) + 1);
+  }
+
   return {
-    update({ position, livePosition, legal, snap: s, mySides }) {
+    update({ position, livePosition, legal, last: shownLast, snap: s, mySides }) {
       snap = s;
       pos = parsePosition(position);
       n = pos.n;
       live = livePosition;
       svg.dataset.position = livePosition;
       svg.dataset.shownPosition = position;
-      bottomSide = mySides.length === 1 ? mySides[0] : "rebels";
+      natural = mySides.length === 1 ? mySides[0] : "rebels";
       const wasLive = interactive;
       const moved = s.ply !== lastPly;
       lastPly = s.ply;
       actions = legal;
       interactive = legal.length > 0 && position === livePosition;
+      const fresh = newMove(seen, s, position === livePosition);
+      readLast(lastMoveOf(s, shownLast));
       if (!interactive || !wasLive || moved || stage === "idle") reset();
       else onTurn({ canFinish: Boolean(view), canUndo: true, labels: labels() });
+      if (moved) {
+        zoom = null; // a new turn is seen whole first
+        nav.restart();
+      }
       svg.classList.toggle("interactive", interactive);
       layout();
       draw();
+      if (fresh && fresh.entry.text !== played) animate();
+      played = null;
     },
     undoStep,
     finish,

@@ -1,6 +1,8 @@
 // The board of Le Général et les rebelles, drawn in SVG. It knows the shape of the board and
 // reads moves out of their notation; which moves are legal comes from the server.
-import { el, h, showChoices } from "./svg.js";
+import {
+  arrowMarker, boardTools, el, h, keyboardHelp, lastMoveOf, newMove, roving, showChoices, slide, toLocal,
+} from "./svg.js";
 
 const COLS = "abcde";
 export const POINTS = {};
@@ -33,20 +35,26 @@ export function parsePosition(position) {
 }
 
 export function createBoard(holder, { t, onMove, chooser, say }) {
+  const { flipped } = boardTools(holder, t, () => (orient(), paint()));
   const svg = el("svg", { viewBox: "0 0 400 520", class: "board general", role: "group" });
   svg.setAttribute("aria-label", t("game.general"));
   holder.append(svg);
+  keyboardHelp(holder, svg, t);
+  const arrow = arrowMarker(svg, "general-arrow");
+  // everything is drawn in the board's own coordinates inside ``flipper``, which turns it round
+  const flipper = el("g", { class: "flipper" }, svg);
   const s4 = POINTS.s4;
-  el("polygon", { points: `${POINTS.b5.join(",")} ${POINTS.d5.join(",")} ${s4.join(",")}`, class: "sanctuary" }, svg);
+  el("polygon", { points: `${POINTS.b5.join(",")} ${POINTS.d5.join(",")} ${s4.join(",")}`, class: "sanctuary" }, flipper);
   for (const line of LINES) {
-    el("polyline", { points: line.map((p) => POINTS[p].join(",")).join(" "), class: "line" }, svg);
+    el("polyline", { points: line.map((p) => POINTS[p].join(",")).join(" "), class: "line" }, flipper);
   }
-  const marks = el("g", { class: "marks" }, svg);
-  const layer = el("g", { class: "points" }, svg);
-  const ghosts = el("g", { class: "ghosts" }, svg);
+  const marks = el("g", { class: "marks" }, flipper);
+  const layer = el("g", { class: "points" }, flipper);
+  const ghosts = el("g", { class: "ghosts" }, flipper);
   const groups = {};
+  const labels = [];
   for (const [name, [x, y]] of Object.entries(POINTS)) {
-    const g = el("g", { class: "pt", "data-point": name, tabindex: "0", role: "button", transform: `translate(${x} ${y})` }, layer);
+    const g = el("g", { class: "pt", "data-point": name, tabindex: "-1", role: "button", transform: `translate(${x} ${y})` }, layer);
     if (SANCTUARY.includes(name)) g.classList.add("sanctuary-point");
     if (GATES.includes(name)) g.classList.add("gate");
     if (name === "s4") g.classList.add("apex");
@@ -55,6 +63,7 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
     el("circle", { r: 26, class: "target" }, g);
     const label = el("text", name.startsWith("s") ? { class: "label", x: 11, y: -8 } : { class: "label", x: 21, y: -19 }, g);
     label.textContent = name;
+    labels.push(label);
     groups[name] = g;
     g.addEventListener("click", () => clicked(name));
     g.addEventListener("keydown", (event) => {
@@ -65,12 +74,29 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
     });
     g.addEventListener("pointerdown", (event) => startDrag(event, name));
   }
+  const nav = roving(svg, {
+    items: () => Object.values(groups),
+    keyOf: (node) => node.dataset.point,
+    preferred: (list) => list.find((n) => n.classList.contains("selected")) || list.find((n) => n.classList.contains("movable")),
+    onEscape: () => reset(),
+  });
 
   let moves = [];
   let current = null; // parsed position
   let selected = null;
   let stage = "idle"; // idle | to | landing | pair
   let candidates = [];
+  let lastMarks = { from: null, to: null, captured: [] }; // the last move, for the labels
+  const seen = { id: null, length: 0 }; // the history the board has shown (for animations)
+  let dropped = null; // a move just made by dragging: it is where it should be already
+
+  // the board turned round (the General's side at the bottom) or not; text stays upright
+  function orient() {
+    const on = flipped();
+    flipper.setAttribute("transform", on ? "rotate(180 200 260)" : "");
+    for (const label of labels) label.setAttribute("transform", on ? "rotate(180)" : "");
+    svg.dataset.flipped = on ? "1" : "0";
+  }
 
   function reset() {
     selected = null;
@@ -156,9 +182,7 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
   // dragging a piece: drop it on a point to play there (same as a second click)
   let drag = null;
   function pointAt(event) {
-    const box = svg.getBoundingClientRect();
-    const x = ((event.clientX - box.left) / box.width) * 400;
-    const y = ((event.clientY - box.top) / box.height) * 520;
+    const { x, y } = toLocal(flipper, event.clientX, event.clientY);
     let best = null;
     let bestD = 35 * 35;
     for (const [name, [px, py]] of Object.entries(POINTS)) {
@@ -182,11 +206,9 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
       drag.moved = true;
       svg.setPointerCapture(drag.id); // from now on the pointer belongs to the drag
     }
-    const box = svg.getBoundingClientRect();
     const [px, py] = POINTS[drag.name];
-    const x = ((event.clientX - box.left) / box.width) * 400 - px;
-    const y = ((event.clientY - box.top) / box.height) * 520 - py;
-    drag.piece.setAttribute("transform", `translate(${x} ${y})`);
+    const { x, y } = toLocal(flipper, event.clientX, event.clientY);
+    drag.piece.setAttribute("transform", `translate(${x - px} ${y - py})`);
   });
   svg.addEventListener("pointerup", (event) => {
     if (!drag) return;
@@ -197,8 +219,10 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
     const target = pointAt(event);
     selected = name;
     stage = "to";
-    if (target && target !== name) clicked(target);
-    else paint();
+    if (target && target !== name) {
+      dropped = target;
+      clicked(target);
+    } else paint();
   });
   svg.addEventListener("pointercancel", () => {
     if (drag && drag.piece) drag.piece.removeAttribute("transform");
@@ -210,6 +234,7 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
     const rebels = new Set(pos ? pos.rebels : []);
     const from = origins();
     const to = targets();
+    const on = flipped();
     for (const [name, g] of Object.entries(groups)) {
       g.querySelector(".piece")?.remove();
       const occupant = pos && pos.general === name ? "general" : rebels.has(name) ? "rebel" : null;
@@ -219,54 +244,87 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
         if (occupant === "general") {
           const crown = el("text", { class: "crown", y: 9 }, piece);
           crown.textContent = "♔";
+          if (on) crown.setAttribute("transform", "rotate(180)");
         }
       }
-      g.classList.toggle("movable", from.has(name) && stage !== "pair");
+      const movable = from.has(name) && stage !== "pair";
+      g.classList.toggle("movable", movable);
       g.classList.toggle("selected", name === selected);
       g.classList.toggle("highlight", to.has(name));
-      g.setAttribute(
-        "aria-label",
-        t(occupant === "general" ? "point.general" : occupant === "rebel" ? "point.rebel" : "point.empty", { name }),
-      );
+      // what a screen reader says on reaching the point: who is there, and what it can do
+      const words = [t(occupant === "general" ? "point.general" : occupant === "rebel" ? "point.rebel" : "point.empty", { name })];
+      if (movable && stage === "idle") words.push(t("board.can_move"));
+      if (to.has(name)) words.push(t("board.target"));
+      if (lastMarks.from === name) words.push(t("board.last_from"));
+      if (lastMarks.to === name) words.push(t("board.last_to"));
+      if (lastMarks.captured.includes(name)) words.push(t("board.captured"));
+      g.setAttribute("aria-label", words.join(", "));
       g.setAttribute("aria-pressed", name === selected ? "true" : "false");
     }
+    nav.sync();
   }
 
-  function markLast(last) {
+  // The last move: its origin tinted, an arrow along its way, its end ringed, and a cross on
+  // each rebel it took.
+  function markLast(found) {
     marks.innerHTML = "";
-    if (!last || last.kind !== "move") return;
-    const m = parseMove(last.text);
+    lastMarks = { from: null, to: null, captured: [] };
+    const m = found ? parseMove(found.entry.text) : null;
     if (!m) return;
-    const path = [m.from, m.to, ...(m.landing ? [m.landing] : [])];
-    el("polyline", { points: path.map((p) => POINTS[p].join(",")).join(" "), class: "last-move" }, marks);
-    for (const p of [m.from, m.landing || m.to]) {
+    const end = m.landing || m.to;
+    lastMarks = { from: m.from, to: end, captured: m.pair || [] };
+    const [fx, fy] = POINTS[m.from];
+    el("circle", { cx: fx, cy: fy, r: 27, class: "last-from" }, marks);
+    const path = [m.from, m.to, ...(m.landing ? [m.landing] : [])].map((p) => POINTS[p]);
+    // the arrow stops short of the piece at its end, so its head is seen
+    const [ax, ay] = path[path.length - 2];
+    const [bx, by] = path[path.length - 1];
+    const len = Math.hypot(bx - ax, by - ay) || 1;
+    path[path.length - 1] = [bx - ((bx - ax) / len) * 30, by - ((by - ay) / len) * 30];
+    el("polyline", { points: path.map((p) => p.join(",")).join(" "), class: "last-move", "marker-end": arrow }, marks);
+    const [ex, ey] = POINTS[end];
+    el("circle", { cx: ex, cy: ey, r: 29, class: "last-point" }, marks);
+    for (const p of m.pair || []) {
       const [x, y] = POINTS[p];
-      el("circle", { cx: x, cy: y, r: 29, class: "last-point" }, marks);
+      el("path", { d: `M${x - 9},${y - 9} L${x + 9},${y + 9} M${x + 9},${y - 9} L${x - 9},${y + 9}`, class: "last-captured" }, marks);
     }
   }
 
-  function leaving(last) {
-    ghosts.innerHTML = "";
-    const m = last && last.kind === "move" ? parseMove(last.text) : null;
-    if (!m || !m.pair) return;
-    for (const p of m.pair) {
+  // a move that has just arrived: the piece travels along its way, the rebels it took fade out
+  function animate(found) {
+    const m = parseMove(found.entry.text);
+    if (!m) return;
+    const end = m.landing || m.to;
+    const piece = groups[end].querySelector(".piece");
+    const [ex, ey] = POINTS[end];
+    const rel = (p) => [POINTS[p][0] - ex, POINTS[p][1] - ey];
+    const via = m.landing ? [rel(m.to)] : [];
+    const [dx, dy] = rel(m.from);
+    if (!slide(piece, dx, dy, { via, duration: 300 })) return;
+    svg.dataset.animations = String(Number(svg.dataset.animations || 0) + 1);
+    for (const p of m.pair || []) {
       const [x, y] = POINTS[p];
       const ghost = el("g", { class: "leaving", transform: `translate(${x} ${y})`, "data-captured": p }, ghosts);
-      el("circle", { r: 20 }, ghost);
+      el("circle", { r: 20 }, ghost); // the style sheet fades it out
+      setTimeout(() => ghost.remove(), 1600);
     }
-    setTimeout(() => (ghosts.innerHTML = ""), 1600);
   }
 
   return {
-    update({ position, livePosition, legal, last, animate }) {
+    update({ position, livePosition, legal, last, snap }) {
       current = parsePosition(position);
       svg.dataset.position = livePosition; // the game's position now (a test hook)
       svg.dataset.shownPosition = position; // what the board shows (history stepping)
       moves = legal.map(parseMove).filter(Boolean);
       svg.classList.toggle("interactive", moves.length > 0);
-      reset();
-      markLast(last);
-      if (animate) leaving(last);
+      const live = position === livePosition;
+      const fresh = snap ? newMove(seen, snap, live) : null;
+      markLast(snap ? lastMoveOf(snap, last) : null);
+      if (fresh) nav.restart();
+      orient();
+      reset(); // draws the pieces
+      if (fresh && !(dropped && parseMove(fresh.entry.text)?.to === dropped)) animate(fresh);
+      dropped = null;
     },
   };
 }
