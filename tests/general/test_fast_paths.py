@@ -53,14 +53,32 @@ def state(text: str) -> GeneralState:
 
 @given(positions())
 def test_same_moves_in_the_same_order(text: str) -> None:
+    # the engine's generation (the compiled core's when it was built) and the pure-Python one
     s = state(text)
     expected = plain_moves(s._rebels, s._general, s._side, s._flight)
     if s.outcome() is None:
         assert s.legal_moves() == expected
     if s._side == 0:
         assert movegen.rebel_moves(s._rebels, s._general) == expected
+        assert movegen.rebel_moves_py(s._rebels, s._general) == expected
     else:
         assert movegen.general_moves(s._rebels, s._general, s._flight) == expected
+        assert movegen.general_moves_py(s._rebels, s._general, s._flight) == expected
+    if movegen.CORE is not None:  # the very objects of the tables, in both
+        both = zip(movegen.rebel_moves(s._rebels, s._general),
+                   movegen.rebel_moves_py(s._rebels, s._general), strict=True)  # fmt: skip
+        assert all(a is b for a, b in both)
+
+
+def test_the_compiled_core_refuses_what_is_not_a_board() -> None:
+    core = movegen.CORE
+    if core is None:
+        pytest.skip("the compiled core was not built (or LUDOTHEQUE_PURE_PYTHON is set)")
+    for args in ((1 << 29, 0), (0, 29), (0, -1), (-1, 0)):
+        with pytest.raises((ValueError, OverflowError)):
+            core.rebel_moves(*args)
+    with pytest.raises(TypeError):
+        core.general_moves(0, 0)
 
 
 @given(positions())

@@ -1,5 +1,9 @@
 """Fast move generation for Le Général et les rebelles, on the packed boards of a state.
 
+``rebel_moves`` and ``general_moves`` are the compiled core's (``_cgeneral.c``) when it was
+built, else the pure-Python ``rebel_moves_py`` and ``general_moves_py`` below, which the core
+follows exactly (tests/general/test_fast_paths.py checks that they agree).
+
 The moves are the interned objects of ``moves.py``; here they are only looked up, in the order
 ``rules.py`` has always listed them (rebels by source point then destination; the general by
 destination, then capture pair, the flight's landings at the place of his step onto s4).
@@ -14,8 +18,11 @@ destination, then capture pair, the flight's landings at the place of his step o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from .._compiled import compiled
 from .board import NEIGHBOURS, NUM_POINTS, PAIRS_AT, S4
-from .moves import FLIGHTS, GENERAL_STEPS, REBEL_MOVES_TO, REBEL_TARGETS, GeneralMove
+from .moves import FLIGHTS, GENERAL_STEPS, REBEL_MOVE, REBEL_MOVES_TO, REBEL_TARGETS, GeneralMove
 
 Moves = tuple[GeneralMove, ...]
 
@@ -36,7 +43,7 @@ REBEL_CHUNKS: tuple[tuple[tuple[tuple[int, dict[int, Moves]], ...], ...], ...] =
 _C0, _C1, _C2, _C3 = REBEL_CHUNKS
 
 
-def rebel_moves(rebels: int, general: int) -> list[GeneralMove]:
+def rebel_moves_py(rebels: int, general: int) -> list[GeneralMove]:
     """The rebels' moves, by source point then destination: one look-up per rebel."""
     empty = ~(rebels | (1 << general))
     out: list[GeneralMove] = []
@@ -74,7 +81,7 @@ def _step_moves(general: int, index: int, rebels: int) -> Moves:
     return found or (plain,)
 
 
-def general_moves(rebels: int, general: int, flight: bool) -> list[GeneralMove]:
+def general_moves_py(rebels: int, general: int, flight: bool) -> list[GeneralMove]:
     """The general's moves: by destination, then capture pair; a step onto s4 with the flight
     unused is replaced by the flight's landings, in order."""
     if flight and _FLIGHT_POINTS[general]:
@@ -112,3 +119,19 @@ def _with_flight(rebels: int, general: int) -> list[GeneralMove]:
             found = [move for pair, move in captures if rebels & pair == pair]
             out.extend(found or (plain,))
     return out
+
+
+# -- the compiled core, when it was built ---------------------------------------------------
+
+rebel_moves: Callable[[int, int], list[GeneralMove]] = rebel_moves_py
+"""The rebels' moves (``rebels``, ``general``): the compiled core's, else ``rebel_moves_py``."""
+general_moves: Callable[[int, int, bool], list[GeneralMove]] = general_moves_py
+"""The general's moves (``rebels``, ``general``, ``flight``): the compiled core's, else
+``general_moves_py``."""
+
+CORE = compiled("ludotheque.games.general._cgeneral")
+"""The compiled core (``_cgeneral.c``), or ``None``: the same functions in C."""
+if CORE is not None:
+    CORE.setup(REBEL_MOVE, REBEL_TARGETS, GENERAL_STEPS, FLIGHTS, S4)
+    rebel_moves = CORE.rebel_moves
+    general_moves = CORE.general_moves

@@ -30,7 +30,7 @@ from .board import (
     START_REBELS,
     mask_names,
 )
-from .movegen import REBEL_CHUNKS, general_moves
+from .movegen import general_moves, rebel_moves
 from .moves import REBEL_MOVE_IDS, REBEL_REACH, GeneralMove
 
 REBELS = "rebels"
@@ -46,7 +46,6 @@ NO_MOVE = "no-move"
 REPETITION = "repetition"
 
 _UNSET: Any = object()
-_C0, _C1, _C2, _C3 = REBEL_CHUNKS
 _TWELVE_CAPTURED = Outcome(GENERAL, TWELVE_CAPTURED)
 _SHUT_IN = Outcome(REBELS, SHUT_IN)
 _IMMOBILISED = Outcome(REBELS, IMMOBILISED)
@@ -216,20 +215,10 @@ class GeneralState(_Fields, State):
         """The legal moves (the game not being over), cached."""
         moves = self._moves
         if moves is _UNSET:
-            rebels = self._rebels
             if self._side:
-                moves = general_moves(rebels, self._general, self._flight)
-            else:  # the rebels, by point: one look-up of the moves of each (rebel_moves())
-                empty = ~(rebels | (1 << self._general))
-                moves = []
-                extend = moves.extend
-                for targets, by_targets in (
-                    *_C0[rebels & 255],
-                    *_C1[(rebels >> 8) & 255],
-                    *_C2[(rebels >> 16) & 255],
-                    *_C3[rebels >> 24],
-                ):
-                    extend(by_targets[targets & empty])
+                moves = general_moves(self._rebels, self._general, self._flight)
+            else:
+                moves = rebel_moves(self._rebels, self._general)
             object.__setattr__(self, "_moves", moves)
         return moves
 
