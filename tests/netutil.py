@@ -21,3 +21,16 @@ def call_json(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         return dict(json.loads(response.read()))
+
+
+def joined(before: dict[str, Any] | None, game: dict[str, Any]) -> dict[str, Any]:
+    """A state message's game with its whole history, as the browser rebuilds it: after the
+    first state a socket is sent only the entries it lacks, from ``history_from`` on."""
+    if "history_from" not in game:
+        return game
+    start = game["history_from"]
+    assert before is not None and before["id"] == game["id"], "a partial state came first"
+    assert len(before["history"]) >= start, "a partial state skipped entries"
+    whole = {**game, "history": before["history"][:start] + game["history"]}
+    del whole["history_from"]
+    return whole

@@ -7,6 +7,7 @@ finished games are public by id.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from typing import Annotated, Any
 
@@ -21,7 +22,7 @@ from .guard import RateLimits, origin_allowed, read_json
 from .i18n import pick_language
 from .service import BOTH, WATCH, GameError, GameService, GameSession, Text, say
 from .settings import Settings
-from .snapshot import snapshot
+from .snapshot import since, snapshot
 
 log = logging.getLogger("ludotheque.api")
 # a peer gone: told by the peer (Disconnect), or found when a send to it failed (Disconnected)
@@ -176,11 +177,13 @@ def record_response(session: GameSession) -> Response:
 
 
 class Hub:
-    """This process's open WebSockets: by game (with each one's seat) and by address."""
+    """This process's open WebSockets: by game (with each one's seat) and by address, and
+    what each socket was last told of its game's history (so a move sends only what is new)."""
 
     def __init__(self) -> None:
         self.rooms: dict[str, dict[WebSocket, str]] = {}
         self.per_address: dict[str, int] = {}
+        self.known: dict[WebSocket, tuple[int, int]] = {}
 
     def join(self, session: GameSession, socket: WebSocket, seat: str) -> None:
         self.rooms.setdefault(session.id, {})[socket] = seat
@@ -190,18 +193,36 @@ class Hub:
         room = self.rooms.get(session.id, {})
         if room.pop(socket, None) is not None:
             session.clients -= 1
+        self.known.pop(socket, None)
         if not room:
             self.rooms.pop(session.id, None)
 
+    def view(self, session: GameSession, socket: WebSocket, seat: str) -> dict[str, Any]:
+        """The whole view for ``socket`` (on connecting, on ``sync``), remembered as told."""
+        view = snapshot(session, seat)
+        self.known[socket] = (session.history_epoch, len(view["history"]))
+        return {"type": "state", "game": view}
+
     async def broadcast(self, session: GameSession) -> None:
-        """Send each socket on the game its seat's view (one view computed per seat)."""
+        """Send each socket on the game its seat's view, with only the history it lacks (one
+        view computed per seat, one message encoded per seat and history length)."""
         views: dict[str, dict[str, Any]] = {}
+        messages: dict[tuple[str, tuple[int, int] | None], str] = {}
         for socket, seat in list(self.rooms.get(session.id, {}).items()):
             if seat not in views:
                 async with session.lock:
-                    views[seat] = {"type": "state", "game": snapshot(session, seat)}
+                    views[seat] = snapshot(session, seat)
+            view = views[seat]
+            known = self.known.get(socket)
+            key = (seat, known)
+            if key not in messages:
+                part = since(view, session.history_epoch, known)
+                messages[key] = json.dumps(
+                    {"type": "state", "game": part}, ensure_ascii=False, separators=(",", ":")
+                )
             try:
-                await socket.send_json(views[seat])
+                await socket.send_text(messages[key])
+                self.known[socket] = (session.history_epoch, len(view["history"]))
             except Exception:  # a closed connection: it will reconnect and catch up
                 self.leave(session, socket)
 
@@ -256,8 +277,8 @@ async def websocket(
         hub.join(session, socket, seat)
         try:
             async with session.lock:
-                first = snapshot(session, seat)
-            await socket.send_json({"type": "state", "game": first})
+                first = hub.view(session, socket, seat)
+            await socket.send_json(first)
             while True:
                 raw = await socket.receive_text()
                 await handle(socket, Seat(service, session, seat, token), raw, settings, limits)
@@ -283,8 +304,8 @@ async def handle(
         kind = message.get("type")
         if kind == "sync":
             async with seat.session.lock:
-                view = snapshot(seat.session, seat.seat)
-            await socket.send_json({"type": "state", "game": view})
+                view = get_hub(socket).view(seat.session, socket, seat.seat)
+            await socket.send_json(view)
             return
         if kind == "ping":
             await socket.send_json({"type": "pong"})

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import logging
 import secrets
 import time
@@ -97,6 +98,10 @@ def _bad_position(exc: Exception) -> Text:
     return say("invalid position: {text}", "position invalide : {text}", text=str(exc))
 
 
+next_epoch = itertools.count(1).__next__
+"""A new history epoch (see ``snapshot.since``): unique in this process."""
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -125,6 +130,7 @@ class GameSession:
     last_used: float = field(default_factory=time.monotonic)
     clients: int = 0  # this process's open sockets on the game (they keep it in memory)
     history_cache: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
+    history_epoch: int = field(default_factory=next_epoch)
 
     @property
     def ply(self) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .boards import board
-from .service import BOTH, WATCH, GameSession
+from .service import BOTH, WATCH, GameSession, next_epoch
 
 
 def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
@@ -66,12 +66,15 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
 def _history(session: GameSession, states: list[Any]) -> list[dict[str, Any]]:
     """The entries of the move list, kept between snapshots: a game's history only grows at
     its end (an undo cuts it), and writing every position string again for every message was
-    a good part of each broadcast's cost."""
+    a good part of each broadcast's cost. A cut starts a new ``history_epoch``: a client told
+    the history of an older epoch is sent the whole of it again, not only what is new."""
     cache: list[tuple[Any, dict[str, Any]]] = session.history_cache
     plies = session.record.plies
     keep = 0
     while keep < len(cache) and keep < len(plies) and cache[keep][0] is states[keep + 1]:
         keep += 1
+    if keep < len(cache):
+        session.history_epoch = next_epoch()
     del cache[keep:]
     note = getattr(board(session.game), "note", None)
     for i in range(keep, len(plies)):
@@ -81,4 +84,14 @@ def _history(session: GameSession, states: list[Any]) -> list[dict[str, Any]]:
         if note is not None and kind == "move":
             entry["note"] = note(states[i], text)
         cache.append((states[i + 1], entry))
-    return [dict(entry) for _, entry in cache]
+    return [entry for _, entry in cache]  # shared by every view: never changed once made
+
+
+def since(view: dict[str, Any], epoch: int, known: tuple[int, int] | None) -> dict[str, Any]:
+    """``view`` for a client that already has ``known`` = (epoch, length) of its history:
+    only the new entries, from ``history_from`` on (a move's message then stays small however
+    long the game is). The whole view when the client knows nothing of this epoch."""
+    if known is None or known[0] != epoch or known[1] > len(view["history"]):
+        return view
+    start = known[1]
+    return {**view, "history": view["history"][start:], "history_from": start}

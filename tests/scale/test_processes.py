@@ -38,6 +38,8 @@ import httpx2
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from tests.netutil import joined
+
 T = TypeVar("T")
 HOST = "127.0.0.1"
 ROOT = Path(__file__).resolve().parents[2]
@@ -316,6 +318,7 @@ class Live:
             f"ws://{HOST}:{p.port}/ws/{token}", open_timeout=10, proxy=None
         ).__enter__()  # as a context manager: websockets 17 warns otherwise
         self.plies: list[int] = []
+        self.last: dict[str, Any] | None = None  # the newest state, its history whole
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
@@ -335,8 +338,9 @@ class Live:
                     f"plies received: {self.plies}\n{d.logs()}"
                 ) from None
             if message.get("type") == "state":
-                self.plies.append(message["game"]["ply"])
-                return dict(message["game"])
+                self.last = joined(self.last, message["game"])
+                self.plies.append(self.last["ply"])
+                return dict(self.last)
             if message.get("type") == "error":
                 raise AssertionError(f"{self.name} was told {message} ({what})\n{d.logs()}")
 

@@ -8,14 +8,21 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from tests.netutil import joined
 from tests.server.conftest import new_game, token_of
 
 
+_last: dict[int, dict[str, Any]] = {}  # per socket: the state it was last told, history whole
+
+
 def receive_state(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next state ``ws`` receives, its history joined to what the socket already has."""
     while True:
         message = ws.receive_json()
         if message["type"] == "state":
-            return dict(message["game"])
+            state = joined(_last.get(id(ws)), message["game"])
+            _last[id(ws)] = state
+            return dict(state)
 
 
 def receive_error(ws: WebSocketTestSession) -> dict[str, Any]:
@@ -144,3 +151,21 @@ def test_watchers_follow_the_rematch(client: TestClient) -> None:
     assert follow["url"].startswith("/watch/")
     view = client.get("/api/play/" + token_of(follow["url"])).json()
     assert view["seat"] == "watch" and view["id"] == follow["id"] and view["ply"] == 0
+
+
+def test_a_move_sends_only_the_new_history_and_an_undo_all_of_it(client: TestClient) -> None:
+    token = token_of(new_game(client, mode="local")["seats"]["both"])
+    with client.websocket_connect(f"/ws/{token}") as ws:
+        first = ws.receive_json()["game"]
+        assert "history_from" not in first and first["history"] == []
+        for ply, move in enumerate(["a2-b2", "c3-b4", "a1-a2"]):
+            ws.send_json({"type": "move", "move": move, "ply": ply})
+            game = ws.receive_json()["game"]
+            # only the new entry travels, however long the game
+            assert game["history_from"] == ply and len(game["history"]) == 1
+        ws.send_json({"type": "undo"})
+        game = ws.receive_json()["game"]
+        assert "history_from" not in game  # a cut history comes whole
+        assert [h["text"] for h in game["history"]] == ["a2-b2", "c3-b4xa3c5"]
+        ws.send_json({"type": "sync"})
+        assert "history_from" not in ws.receive_json()["game"]

@@ -119,10 +119,24 @@ function connect() {
   });
 }
 
+// A state after the first one brings only the history entries the page lacks, from
+// ``history_from`` on: join them to what it has (or ask for the whole state if it cannot).
+function joined(game) {
+  if (typeof game.history_from !== "number") return game;
+  const from = game.history_from;
+  if (!snap || snap.id !== game.id || snap.history.length < from) return null;
+  return { ...game, history: snap.history.slice(0, from).concat(game.history) };
+}
+
 function handle(message) {
   if (message.type === "state") {
+    const game = joined(message.game);
+    if (game === null) {
+      send({ type: "sync" });
+      return;
+    }
     previous = snap;
-    snap = message.game;
+    snap = game;
     pending = false;
     if (view !== null && mode !== "archive" && previous && view === previous.history.length) view = null;
     render();
