@@ -1,0 +1,90 @@
+"""Solve Le Général et les rebelles and check the result (a tool, not a test).
+
+    python tools/solve_general.py solve  --raw DIR [--top 16]   # resumable; log with 2>>FILE
+    python tools/solve_general.py verify --raw DIR              # every position, from its children
+    python tools/solve_general.py check  --raw DIR [--samples N] # moves and values vs the engine
+    python tools/solve_general.py answer --raw DIR              # the start and the 24 openings
+    python tools/solve_general.py stats  --raw DIR              # per-layer counts, time, memory
+    python tools/solve_general.py pack   --raw DIR --out DIR [--top 8]   # tables for players
+
+``solve`` needs numba (``pip install 'ludotheque[solve]'``); the raw folder holds one ``uint16``
+code per position (2.2 GB for the whole game) and the figures of each sub-layer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from ludotheque.solve import check
+from ludotheque.solve.layout import LAYERS, WON, sublayers
+from ludotheque.solve.report import answer_lines, layer_table
+from ludotheque.solve.retrograde import Progress, RawStore, solve, verify_store
+
+
+def _log(text: str) -> None:
+    print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}", file=sys.stderr, flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("command", choices=("solve", "verify", "check", "answer", "stats", "pack"))
+    parser.add_argument("--raw", type=Path, required=True, help="folder of the solved sub-layers")
+    parser.add_argument("--top", type=int, default=16, help="highest rebel count")
+    parser.add_argument("--samples", type=int, default=2000, help="positions per sub-layer")
+    parser.add_argument("--out", type=Path, help="where pack writes the tables")
+    args = parser.parse_args()
+    store = RawStore(args.raw)
+    if args.command == "solve":
+        solve(store, args.top, Progress(sys.stderr, every=60), log=_log)
+        return 0
+    done = [(k, f) for k, f in sublayers(args.top) if store.has(k, f)]
+    if args.command == "verify":
+        bad = 0
+        for k, f in done:
+            began = time.monotonic()
+            errors, first = verify_store(store, k, f)
+            _log(f"L{k:02d}F{f}: {errors} errors (first at {first}), "
+                 f"{time.monotonic() - began:.0f} s")  # fmt: skip
+            bad += errors
+        return 1 if bad else 0
+    if args.command == "check":
+        tables = {(k, f): store.load(k, f, mmap=True) for k, f in done}
+        lookup = check.raw_lookup(tables)
+        bad = 0
+        for k, f in done:
+            moves = check.check_moves(k, f, args.samples, seed=k * 2 + f)
+            below_ok = k - 2 == WON or (k - 2, 0) in tables
+            values = (
+                check.check_values(lookup, k, f, args.samples, seed=k * 2 + f) if below_ok else []
+            )
+            _log(f"L{k:02d}F{f}: {args.samples} positions, {len(moves)} move problems, "
+                 f"{len(values)} value problems")  # fmt: skip
+            for line in (moves + values)[:10]:
+                _log("  " + line)
+            bad += len(moves) + len(values)
+        return 1 if bad else 0
+    if args.command == "answer":
+        for line in answer_lines(store):
+            print(line)
+        return 0
+    if args.command == "stats":
+        print(layer_table([store.stats(k, f) for k, f in done]))
+        return 0
+    if args.command == "pack":
+        from ludotheque.solve.tables import pack
+
+        if args.out is None:
+            parser.error("pack needs --out")
+        for k, f in done:
+            if k <= args.top and k in LAYERS:
+                path = pack(store.load(k, f), k, f, args.out)
+                _log(f"packed {path} ({path.stat().st_size:,} bytes)")
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
