@@ -26,7 +26,9 @@ from sqlalchemy.orm import Session
 
 log = logging.getLogger("ludotheque.bus")
 
-Listener = Callable[[str], Awaitable[None]]
+# A listener decides at once (most notices concern nobody here) and returns the work to do
+# later, if any: only then is a task made.
+Listener = Callable[[str], Awaitable[None] | None]
 CHANNELS = ("game", "job")
 PREFIX = "ludotheque_"
 
@@ -58,14 +60,20 @@ class _Subscribers:
 
     def deliver(self, channel: str, payload: str) -> None:
         for listener in self.listeners.get(channel, ()):
-            task = asyncio.get_running_loop().create_task(_safely(listener, payload))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            try:
+                work = listener(payload)
+            except Exception:  # a listener's failure must not stop the bus
+                log.exception("a bus listener failed on %r", payload)
+                continue
+            if work is not None:
+                task = asyncio.get_running_loop().create_task(_safely(work, payload))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
 
 
-async def _safely(listener: Listener, payload: str) -> None:
+async def _safely(work: Awaitable[None], payload: str) -> None:
     try:
-        await listener(payload)
+        await work
     except Exception:  # a listener's failure must not stop the bus
         log.exception("a bus listener failed on %r", payload)
 

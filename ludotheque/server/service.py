@@ -449,11 +449,12 @@ class GameService:
             task.add_done_callback(self.tasks.discard)
         return bool(events)
 
-    async def _heard(self, payload: str) -> None:
-        """A change announced on the bus: refresh the game if this process holds it."""
+    def _heard(self, payload: str) -> Awaitable[None] | None:
+        """A change announced on the bus: the refresh to make if this process holds the game
+        and has not seen the change (decided at once: most notices concern nobody here)."""
         game_id, _, seq_text = payload.partition(" ")
         if not seq_text.isdigit():
-            return
+            return None
         seq = int(seq_text)
         session = self.games.get(game_id)
         if session is None:
@@ -461,14 +462,17 @@ class GameService:
                 self.heard_while_loading[game_id] = max(
                     seq, self.heard_while_loading.get(game_id, -1)
                 )
-            return
+            return None
         if session.seq >= seq:
-            return
+            return None
         if session.clients == 0 and not session.lock.locked():
             # nobody here is looking: forget it rather than read every move of it (it is
             # rebuilt from the log if it is asked for again)
             del self.games[game_id]
-            return
+            return None
+        return self._catch_up(session, seq)
+
+    async def _catch_up(self, session: GameSession, seq: int) -> None:
         async with session.lock:
             if session.seq < seq:  # the change may be this process's own, just committed
                 await self.refresh(session)

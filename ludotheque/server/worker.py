@@ -55,7 +55,7 @@ class Worker:
         self.current: Job | None = None
         service.bus.subscribe("job", self._heard)
 
-    async def _heard(self, _payload: str) -> None:
+    def _heard(self, _payload: str) -> None:
         self.wake.set()
 
     @property
