@@ -128,3 +128,34 @@ def test_winning_placements_and_captures_together() -> None:
     assert after_win not in turns
     with pytest.raises(IllegalMove, match="wins the game"):
         s.play(after_win)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([10, 8]))
+def test_shared_boards_and_kept_features_are_exact(seed: int, n: int) -> None:
+    # the turns of one action share their board (cells and bitboards), and the evaluation keeps
+    # the features of the last bitboards: every child equals, and evaluates exactly as, the same
+    # position parsed afresh
+    from ludotheque.games.defiance.board import bitboards_of
+
+    rng = random.Random(seed)
+    game = GAMES[n]
+    s = game.start()
+    for _ in range(rng.randrange(10, 50)):
+        if s.outcome() is not None:
+            return
+        moves = s.legal_moves()
+        s = s.play(moves[rng.randrange(len(moves))])
+    if s.outcome() is not None:
+        return
+    turns = list(s.legal_moves())
+    start = rng.randrange(len(turns))
+    children = [s.play(t) for t in turns[start : start + 300]]
+    values = [game.evaluate(c, side) for c in children for side in ("rebels", "imperium")]
+    for c in children:
+        assert isinstance(c, DefianceState)
+        assert c.bitboards() == bitboards_of(c._cells)
+    fresh = [parse(n, c.position()) if c.outcome() is None else c for c in children]
+    assert fresh == children
+    again = [game.evaluate(c, side) for c in fresh for side in ("rebels", "imperium")]
+    assert values == again

@@ -10,13 +10,17 @@
   empty — one placement away from capture.
 
 The board is read as bitboards (one bit per cell) so that a whole-board feature costs a few
-operations: evaluations run on every candidate turn, thousands per position.
+operations: evaluations run on every candidate turn, thousands per position. The features of
+the counters are kept for the last bitboards seen: the turns of one action share theirs, so that
+only the Commands' features are computed again for each of its Command moves.
 """
 
 from __future__ import annotations
 
 import math
 
+from .board import Bitboards
+from .geometry import Geometry
 from .rules import REBELS, DefianceState
 
 # value of the best block of a sector by the number of Rebel counters in it (none spoiled)
@@ -32,10 +36,10 @@ W_MATERIAL = 0.02
 OFFSET = 1.5  # the start is balanced when the Rebels have built nothing yet
 
 
-def features(state: DefianceState) -> dict[str, float]:
-    """The named features of a position."""
-    geo = state.game.geo
-    masks, rebel, imperial = state.bitboards()
+def _board(geo: Geometry, bits: Bitboards) -> tuple[float, float, float, float, float, float]:
+    """The features that depend on the counters only: (progress, weakest, controlled, Rebels at
+    risk, Imperials at risk, material)."""
+    masks, rebel, imperial = bits
     shift = geo.shift
     # the four cells of the block whose bottom-left cell is each cell: W, S and SW neighbours
     r0, r1, r2, r3 = rebel, shift(rebel, 6), shift(rebel, 4), shift(rebel, 5)
@@ -66,46 +70,87 @@ def features(state: DefianceState) -> dict[str, float]:
         for d in (0, 2, 4, 6):
             exposed |= own & shift(masks[enemy + d], d) & shift(empty, (d + 4) % 8)
         risk[side] = exposed.bit_count()
-    cells = state._cells
+    return (
+        sum(blocks),
+        min(blocks),
+        float(controlled),
+        float(risk[0]),
+        float(risk[1]),
+        float(rebel.bit_count() - imperial.bit_count()),
+    )
+
+
+_last: tuple[Bitboards, tuple[float, float, float, float, float, float]] | None = None
+"""The board features of the last bitboards asked for: the positions a search compares are
+mostly the turns of one action, which share their bitboards (``DefianceState._apply``)."""
+
+
+def _board_features(state: DefianceState) -> tuple[float, float, float, float, float, float]:
+    global _last
+    bits = state.bitboards()
+    last = _last
+    if last is not None and last[0] is bits:
+        return last[1]
+    found = _board(state.game.geo, bits)
+    _last = (bits, found)
+    return found
+
+
+def _commands(state: DefianceState) -> tuple[float, float]:
+    """(freedom of the Rebel Command, distance of the nearest Imperial Command to it)."""
+    geo = state.game.geo
     point = state._rebel
-    rx, ry = geo.point_xy[point]
-    distance = min(
-        abs(rx - geo.point_xy[p][0]) + abs(ry - geo.point_xy[p][1]) for p in state._imperial
+    a, b = state._imperial
+    xy = geo.point_xy
+    rx, ry = xy[point]
+    ax, ay = xy[a]
+    bx, by = xy[b]
+    distance = min(abs(rx - ax) + abs(ry - ay), abs(rx - bx) + abs(ry - by))
+    imperial = state.bitboards()[2]
+    freedom = 0
+    for dst, walls in geo.rebel_step_walls[point]:
+        if dst != a and dst != b and imperial & walls != walls:
+            freedom += 1
+    return float(freedom), float(distance)
+
+
+def features(state: DefianceState) -> dict[str, float]:
+    """The named features of a position."""
+    progress, weakest, controlled, rebels_at_risk, imperials_at_risk, material = _board_features(
+        state
     )
-    freedom = sum(
-        1
-        for dst, diagonal, walls in geo.rebel_steps[point]
-        if dst not in state._imperial
-        and not (cells[walls[0]] > 8 if diagonal else all(cells[w] > 8 for w in walls))
-    )
+    freedom, distance = _commands(state)
     return {
-        "progress": sum(blocks),
-        "weakest": min(blocks),
-        "controlled": float(controlled),
-        "freedom": float(freedom),
-        "distance": float(distance),
-        "rebels_at_risk": float(risk[0]),
-        "imperials_at_risk": float(risk[1]),
-        "material": float(rebel.bit_count() - imperial.bit_count()),
+        "progress": progress,
+        "weakest": weakest,
+        "controlled": controlled,
+        "freedom": freedom,
+        "distance": distance,
+        "rebels_at_risk": rebels_at_risk,
+        "imperials_at_risk": imperials_at_risk,
+        "material": material,
     }
 
 
 def evaluate(state: DefianceState, side: str) -> float:
     """The value of ``state`` for ``side`` in [-1, 1]."""
-    f = features(state)
-    score = (
-        W_PROGRESS * f["progress"]
-        + W_WEAKEST * f["weakest"]
-        + W_CONTROLLED * f["controlled"]
-        + W_FREEDOM * f["freedom"]
-        + W_DISTANCE * min(f["distance"], 6.0)
-        - W_AT_RISK * f["rebels_at_risk"]
-        + W_AT_RISK * f["imperials_at_risk"]
-        + W_MATERIAL * f["material"]
+    progress, weakest, controlled, rebels_at_risk, imperials_at_risk, material = _board_features(
+        state
     )
-    if f["distance"] == 1 and state._side == 1:
+    freedom, distance = _commands(state)
+    score = (
+        W_PROGRESS * progress
+        + W_WEAKEST * weakest
+        + W_CONTROLLED * controlled
+        + W_FREEDOM * freedom
+        + W_DISTANCE * min(distance, 6.0)
+        - W_AT_RISK * rebels_at_risk
+        + W_AT_RISK * imperials_at_risk
+        + W_MATERIAL * material
+    )
+    if distance == 1 and state._side == 1:
         score -= W_CAPTURE_THREAT  # the Imperium to move takes the Rebel Command
-    elif f["distance"] == 1 and f["freedom"] == 0:
+    elif distance == 1 and freedom == 0:
         score -= W_CAPTURE_THREAT * 0.8
     value = math.tanh(score - OFFSET)
     return value if side == REBELS else -value

@@ -68,6 +68,12 @@ class Geometry:
             for i, j in self.cell_xy
         )
         self.rebel_steps = tuple(self._rebel_steps(x, y) for x, y in self.point_xy)
+        # the same steps as (target point, mask of the walling cells): a step is walled when
+        # Imperial counters fill its mask
+        self.rebel_step_walls = tuple(
+            tuple((dst, sum(1 << w for w in walls)) for dst, _, walls in steps)
+            for steps in self.rebel_steps
+        )
         self.imperial_steps = tuple(
             tuple(
                 (y + dy) * m + (x + dx)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, NoReturn
 
 from ...core import Game, IllegalMove, Outcome, State, describe_value
 from .board import (
+    Bitboards,
     active_sectors,
     capture_by,
     capture_masks,
@@ -85,6 +86,7 @@ class _Fields:
         "_counts",
         "_game",
         "_imperial",
+        "_mid",
         "_moves",
         "_outcome",
         "_pools",
@@ -100,8 +102,9 @@ class _Fields:
     _side: int  # 0 rebels, 1 imperium, -1 over
     _moves: Sequence[Turn]
     _outcome: Outcome | None
-    _bits: tuple[tuple[int, ...], int, int]
+    _bits: Bitboards
     _counts: list[int]
+    _mid: tuple[Action, tuple[int, ...], tuple[int, int], bool, Bitboards]
 
 
 class DefianceState(_Fields, State):
@@ -375,37 +378,97 @@ class DefianceState(_Fields, State):
         return turns
 
     def _apply(self, move: Turn) -> DefianceState:
-        """Play a turn known to be legal (it came from ``legal_moves()``)."""
+        """Play a turn known to be legal (it came from ``legal_moves()``).
+
+        The board after the action is kept for the next turn with the same action (turns are
+        listed action by action), so that its turns share it: one copy of the cells and the
+        bitboards for an action and all its Command moves that capture nothing."""
+        action = move.action
+        mid = self._mid
+        if mid is _UNSET or mid[0] != action:
+            mid = self._mid_board(action)
+            object.__setattr__(self, "_mid", mid)
+        _, cells, pools, won, bits = mid
+        command = move.command
+        side = self._side
+        if command is None:
+            return _make(self._game, cells, pools, self._rebel, self._imperial,
+                         -1 if won else 1 - side, bits)  # fmt: skip
+        geo = self._game.geo
+        rebel, imperial = self._rebel, self._imperial
+        if side == 0:
+            before = {geo.point_sector[rebel]}
+            rebel = command.dst
+        else:
+            before = {geo.point_sector[imperial[0]], geo.point_sector[imperial[1]]}
+            a, b = imperial
+            if a == command.src:
+                a = command.dst
+            else:
+                b = command.dst
+            imperial = pair(geo, a, b)
+        captured = entering(geo, cells, command.dst, side, before)
+        if captured:  # diagonal flanks capturing as the Command enters a sector
+            masks, rebels, imperials = bits
+            changed = list(cells)
+            removed = 0
+            for t in captured:
+                changed[t] = 0
+                removed |= 1 << t
+            out = list(masks)
+            for code in range(9 - 8 * side, 17 - 8 * side):
+                out[code] &= ~removed
+            if side == 0:
+                bits = (tuple(out), rebels, imperials & ~removed)
+            else:
+                bits = (tuple(out), rebels & ~removed, imperials)
+            cells = tuple(changed)
+            pools = (pools[0] + len(captured), pools[1]) if side else (
+                pools[0], pools[1] + len(captured))  # fmt: skip
+        over = won or rebel in imperial
+        return _make(self._game, cells, pools, rebel, imperial, -1 if over else 1 - side, bits)
+
+    def _mid_board(
+        self, action: Action
+    ) -> tuple[Action, tuple[int, ...], tuple[int, int], bool, Bitboards]:
+        """(action, cells, pools, whether it wins, bitboards) after a legal action."""
         geo = self._game.geo
         side = self._side
-        action = move.action
         c, d = action.cell, action.direction
         cells = list(self._cells)
         pools = list(self._pools)
+        masks, rebel, imperial = self.bitboards()
+        out = list(masks)
+        bit = 1 << c
+        old = cells[c]
         if action.kind == PLACE:
             pools[side] -= 1
-        cells[c] = 1 + 8 * side + d
+        else:
+            out[old] ^= bit
+        code = 1 + 8 * side + d
+        cells[c] = code
+        out[code] |= bit
+        if side == 0:
+            rebel |= bit
+        else:
+            imperial |= bit
         t = capture_by(
             geo, cells, c, d, side, active_sectors(geo, side, self._rebel, self._imperial)
         )
-        captured = [t] if t >= 0 else []
         if t >= 0:
+            out[cells[t]] ^= 1 << t
             cells[t] = 0
             pools[1 - side] += 1
+            if side == 0:
+                imperial ^= 1 << t
+            else:
+                rebel ^= 1 << t
         won = (
             side == 0
             and action.kind == PLACE
             and completes_win(geo, self._cells, c, self._control_counts())
         )
-        mid = AfterAction(cells, pools, captured, won)
-        command = move.command
-        if command is None:
-            return self._finish(mid, None, ())
-        if side == 0:
-            before = {geo.point_sector[self._rebel]}
-        else:
-            before = {geo.point_sector[p] for p in self._imperial}
-        return self._finish(mid, command, entering(geo, cells, command.dst, side, before))
+        return action, tuple(cells), (pools[0], pools[1]), won, (tuple(out), rebel, imperial)
 
     def _command_options(self, mid: AfterAction) -> list[tuple[CommandMove, tuple[int, ...]]]:
         """Each legal Command move after the action, with the counters it captures."""
@@ -569,8 +632,19 @@ def _decide(state: DefianceState) -> Outcome | None:
 
 def rebels_hold_four_sectors(state: DefianceState) -> bool:
     """Whether the Rebels control a key point in every sector (with bitboards: a block's four
-    cells are a cell and its east, north and north-east neighbours)."""
-    return four_sectors(state._game.geo, state.bitboards()[1])
+    cells are a cell and its east, north and north-east neighbours). The answer for the last
+    bitboards is kept: the turns of one action share theirs."""
+    global _last_four
+    bits = state.bitboards()
+    last = _last_four
+    if last[0] is bits:
+        return last[1]
+    found = four_sectors(state._game.geo, bits[1])
+    _last_four = (bits, found)
+    return found
+
+
+_last_four: tuple[object, bool] = (None, False)
 
 
 def _has_action(state: DefianceState) -> bool:
@@ -594,6 +668,7 @@ def _make(
     rebel: int,
     imperial: tuple[int, int],
     side: int,
+    bits: Bitboards | None = None,
 ) -> DefianceState:
     state = _new(_Fields)
     state._game = game
@@ -604,8 +679,9 @@ def _make(
     state._side = side
     state._moves = _UNSET
     state._outcome = _UNSET
-    state._bits = _UNSET
+    state._bits = _UNSET if bits is None else bits
     state._counts = _UNSET
+    state._mid = _UNSET
     state.__class__ = DefianceState  # from now on it refuses every change
     return state  # type: ignore[return-value]
 

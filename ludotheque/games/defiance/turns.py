@@ -14,7 +14,7 @@ its Command moves.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -183,15 +183,15 @@ class Turns(Sequence[Turn]):
         if kind == PLACE:
             if not (self._place_mask >> c) & 1:
                 return -1
-            return 8 * self._places.index(c) + d
+            return 8 * bisect_left(self._places, c) + d
         if kind == ROTATE:
             if not (self._own_mask >> c) & 1:
                 return -1
-            for i, (cell, facing) in enumerate(self._own):
-                if cell == c:
-                    if d == facing:
-                        return -1
-                    return 8 * len(self._places) + 7 * i + (d if d < facing else d - 1)
+            i = bisect_left(self._own, (c,))
+            facing = self._own[i][1]
+            if d == facing:
+                return -1
+            return 8 * len(self._places) + 7 * i + (d if d < facing else d - 1)
         return -1
 
     def _locate(self, turn: Turn) -> int:
