@@ -444,8 +444,11 @@ class Record:
                 )
             return
         game = self.game_object
-        if reason == ABANDONED and winner is None:
+        if reason in (ABANDONED, "aborted") and winner is None:
             self.result = claimed
+            return
+        if reason in ("time-out", "left") and (winner is None or winner in game.sides):
+            self.result = claimed  # the server's clock, or a player who left, ended it
             return
         if reason != RESIGNATION or winner not in game.sides:
             raise InvalidRecord(
