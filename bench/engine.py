@@ -169,6 +169,19 @@ def listed_state_kb(game: Game, text: str) -> float:
     return kept / 1024
 
 
+def greedy_ms(game: Game, texts: Sequence[str]) -> float:
+    """Milliseconds of CPU a move for the one-ply greedy player (it plays and evaluates every
+    legal move) on the positions ``texts``."""
+    from ludotheque.ai import GreedyAgent
+
+    states = [game.parse_position(t) for t in texts]
+    agent = GreedyAgent(seed=1)
+    start = clock()
+    for state in states:
+        agent.choose(state)
+    return (clock() - start) / len(states) * 1e3
+
+
 def runs_of(runs: int, contenders: dict[str, Callable[[int], float]]) -> dict[str, list[float]]:
     """Each contender measured once per run, interleaved; run ``i`` passes ``i`` (a seed)."""
     out: dict[str, list[float]] = {name: [] for name in contenders}
@@ -261,6 +274,17 @@ def bench_defiance(runs: int) -> dict[str, float]:
         line("turns/s, before issue 21", rates["before"], "/s")
         line("turns/s, now", rates["now"], "/s")
         print(f"  {'ratio now / before':<34} {ratio:.1f}  (goal ≥ 5)")
+    think = runs_of(
+        runs,
+        {
+            "before": lambda _: greedy_ms(before, texts[::10]),
+            "now": lambda _: greedy_ms(now, texts[::10]),
+        },
+    )
+    print("Defiance 10x10: the greedy player (every turn played and evaluated), same positions")
+    line("ms a move, before issue 21", think["before"], "ms", 1)
+    line("ms a move, now", think["now"], "ms", 1)
+    print(f"  {'ratio before / now (time)':<34} {ratios(think['before'], think['now']):.1f}")
     start = now.start().position()
     for label, text in (("the 10x10 mid-game position", MIDGAME_10), ("the 10x10 start", start)):
         kb_before, kb_now = listed_state_kb(before, text), listed_state_kb(now, text)
