@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 # which returns that ruleset's one game object; modules load on first use.
 _REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
     "general": ("ludotheque.games.general", ("default",)),
-    "backgammon": ("ludotheque.games.backgammon", ("seed", "standard")),
+    "backgammon": ("ludotheque.games.backgammon", ("seed", "standard", "money", "match")),
     "defiance": ("ludotheque.games.defiance", ("10x10", "8x8")),
 }
 

@@ -5,6 +5,11 @@ is loaded (a tampered record is rejected with the ply and the reason), it owns t
 (a seeded generator, so a game replays exactly from its record), and it decides the draws that
 depend on history: threefold repetition and the turn limit.
 
+Games played for points (backgammon's ``money`` and ``match``) keep their stakes in the
+position: cube actions are moves like the others, the match score is in the start position,
+and the result gains ``points`` (what the winner scored; checked on loading). ``next_game()``
+starts the record of a match's next game.
+
 >>> rec = Record.new("general")
 >>> rec.play("a2-b2").to_move
 'general'
@@ -268,6 +273,36 @@ class Record:
             self.moves.pop()
         return self.state
 
+    def points(self) -> int | None:
+        """In a game played for points (its ruleset has stakes): the points the winner scored
+        once the game is over (a record's resignation gives up everything the resigning side
+        could still lose); ``None`` otherwise."""
+        if not getattr(self.game_object, "has_stakes", False):
+            return None
+        outcome = self.outcome()
+        if outcome is None or outcome.winner is None:
+            return None
+        state: Any = self.state
+        if self.result is not None and self.result.reason == RESIGNATION:
+            return int(state.points_if_resigned(self.game_object.opponent(outcome.winner)))
+        points = state.points()
+        return None if points is None else int(points)
+
+    def next_game(self, *, seed: str | None = None) -> Record | None:
+        """The record of the next game of a match (or money session) once this game is over:
+        same game, ruleset and players, starting at the new score; ``None`` when the match is
+        won, for games that are not played for points, and before the end."""
+        outcome = self.outcome()
+        points = self.points()
+        if outcome is None or outcome.winner is None or points is None:
+            return None
+        state: Any = self.state
+        following = state.next_game(outcome.winner, points)
+        if following is None:
+            return None
+        return Record.new(self.game_object, start=following.position(), players=self.players,
+                          seed=seed)  # fmt: skip
+
     def resign(self, side: str) -> Outcome:
         """``side`` resigns: the other side wins (reason ``resignation``)."""
         over = self.outcome()
@@ -308,6 +343,12 @@ class Record:
     def to_dict(self, *, reveal_seed: bool = True) -> dict[str, Any]:
         """A JSON-ready dict; ``reveal_seed=False`` keeps the dice seed secret (its hash stays)."""
         outcome = self.outcome()
+        result: dict[str, Any] | None = None
+        if outcome is not None:
+            result = {"winner": outcome.winner, "reason": outcome.reason}
+            points = self.points()
+            if points is not None:
+                result["points"] = points
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -319,9 +360,7 @@ class Record:
             "players": dict(self.players),
             "started": self.started,
             "ended": self.ended,
-            "result": None
-            if outcome is None
-            else {"winner": outcome.winner, "reason": outcome.reason},
+            "result": result,
             "dice": None
             if self.seed_sha256 is None
             else {"seed": self.seed if reveal_seed else None, "seed_sha256": self.seed_sha256},
@@ -442,6 +481,7 @@ class Record:
                     f"the record says {winner or 'draw'} ({reason}) but the moves give "
                     f"{replayed.winner or 'draw'} ({replayed.reason})"
                 )
+            self._check_points(result)
             return
         game = self.game_object
         if reason in (ABANDONED, "aborted") and winner is None:
@@ -455,6 +495,16 @@ class Record:
                 f"the record says {winner or 'draw'} ({reason}) but the game is not over"
             )
         self.result = claimed
+        self._check_points(result)
+
+    def _check_points(self, result: dict[str, Any]) -> None:
+        """A result's ``points`` (games played for points) must be what the game gives."""
+        if "points" not in result:
+            return
+        claimed = result["points"]
+        actual = self.points()
+        if isinstance(claimed, bool) or claimed != actual:
+            raise InvalidRecord(f"the record says {claimed!r} points but the game gives {actual}")
 
 
 def _option(value: int | bool | None, default: int | None) -> int | None:

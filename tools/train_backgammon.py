@@ -1,23 +1,32 @@
 """Train the backgammon network by TD(lambda) self-play, and measure networks against each other.
 
-    python tools/train_backgammon.py train --games 100000 --hidden 80 --out net.npz
-    python tools/train_backgammon.py versus net.npz other.npz --games 2000
+    python tools/train_backgammon.py train --dir /work/bg-train/run1 --games 2000000 --hidden 128
+    python tools/train_backgammon.py versus a.npz b.npz --games 20000
+    python tools/train_backgammon.py check --positions 2000
 
-Training: both sides play the move the current network likes best one ply ahead; after every
-move the network's estimate of the previous position moves towards its estimate of the new one
-(and, at the end, towards the result), with eligibility traces (lambda). Values are kept from
-white's side, so the on-roll network's output is flipped when black is on roll. A quarter of the
-games use the seed's five-checker cap, so the network knows those positions too. ``versus``
-plays two networks one ply ahead, alternating who starts, on the standard rules.
+Training (``train``): both sides play the play that the current network likes best one ply ahead
+(by cubeless money equity, so that gammons matter); when a game ends, every position of it
+learns, by a step of cross-entropy, towards its lambda-return: the mix of the network's later
+estimates along the game and the game's end — the result (win, gammon, backgammon), or the
+bear-off database's chances once both sides are bearing off, where self-play stops. The five
+outputs are each side's chances in turn, seen from the side on roll. A share of the games use
+the seed's five-checker cap, so that the network knows those positions too. The run keeps its
+state in ``--dir`` (the latest network, a checkpoint every ``--every`` games, ``state.json``
+and ``train.log``) and resumes from it when started again.
 
-The trained file goes to ``ludotheque/games/backgammon/network.npz`` with the figures that
-justify it (see the README's AI section).
+``versus`` plays two networks one ply ahead (cubeless, choosing by the chance to win), pairs of
+games sharing their dice; ``check`` compares the compiled move generator and encoder with the
+engine's. The kernels are compiled with numba (``tools/backgammon_numba.py``): training only;
+the package itself needs numpy alone.
+
+The network that ships goes to ``ludotheque/games/backgammon/network.npz`` with the figures
+that justify it (see the README's AI section).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import random
 import sys
 import time
@@ -25,156 +34,181 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
-from ludotheque.games.backgammon import board as B
-from ludotheque.games.backgammon.movegen import generate
-from ludotheque.games.backgammon.network import Network, encode
+import backgammon_numba as K  # noqa: E402
 
-START = B.pack({24: 2, 13: 5, 8: 3, 6: 5})
+from ludotheque.games.backgammon import bearoff  # noqa: E402
+from ludotheque.games.backgammon import board as B  # noqa: E402
+from ludotheque.games.backgammon.movegen import generate  # noqa: E402
+from ludotheque.games.backgammon.network import Network, encode  # noqa: E402
+from ludotheque.stats import wilson  # noqa: E402
 
-
-class Trainer:
-    """TD(lambda) on a network, with its eligibility traces."""
-
-    def __init__(self, net: Network, lam: float) -> None:
-        self.net = net
-        self.lam = lam
-        self.reset()
-
-    def reset(self) -> None:
-        self.e_w1 = np.zeros_like(self.net.w1)
-        self.e_b1 = np.zeros_like(self.net.b1)
-        self.e_w2 = np.zeros_like(self.net.w2)
-        self.e_b2 = 0.0
-
-    def value_and_trace(self, x: np.ndarray, sign: float) -> float:
-        """The on-roll win chance of ``x``; adds ``sign`` times its gradient to the traces
-        (after decaying them)."""
-        net = self.net
-        h = 1 / (1 + np.exp(-(x @ net.w1 + net.b1)))
-        p = float(1 / (1 + math.exp(-(h @ net.w2 + net.b2))))
-        dp = p * (1 - p) * sign
-        dh = dp * net.w2 * h * (1 - h)
-        lam = self.lam
-        self.e_w1 *= lam
-        self.e_w1 += np.outer(x, dh)
-        self.e_b1 = lam * self.e_b1 + dh
-        self.e_w2 = lam * self.e_w2 + dp * h
-        self.e_b2 = lam * self.e_b2 + dp
-        return p
-
-    def learn(self, delta: float, alpha: float) -> None:
-        step = alpha * delta
-        self.net.w1 += step * self.e_w1
-        self.net.b1 += step * self.e_b1
-        self.net.w2 += step * self.e_w2
-        self.net.b2 += step * self.e_b2
+START = np.array(B.unpack(B.pack({24: 2, 13: 5, 8: 3, 6: 5})), dtype=np.int8)
 
 
-def best_leaf(net: Network, me: int, opp: int, roll: tuple[int, int], cap: int) -> tuple[int, int]:
-    """The play the network likes best for the side on roll (``me``)."""
-    leaves = list(generate(me, opp, max(roll), min(roll), cap)[0])
-    for m2, o2 in leaves:
-        if m2 & 15 == 15:
-            return m2, o2
-    if len(leaves) == 1:
-        return leaves[0]
-    chances = net.win_chance(encode([o for _, o in leaves], [m for m, _ in leaves]))
-    return leaves[int(np.argmin(chances))]  # the opponent's chance, on roll next
+def database() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bear-off tables and the binomial table, as the kernels take them."""
+    rolls, first = bearoff.tables()
+    return np.ascontiguousarray(rolls), np.ascontiguousarray(first), bearoff._BINOMIAL.copy()
 
 
-def train_game(trainer: Trainer, rng: random.Random, alpha: float, cap: int) -> int:
-    """One self-play game with TD(lambda) updates; returns the number of plays."""
-    trainer.reset()
-    boards = [START, START]
-    mover = rng.randrange(2)
-    previous: float | None = None  # white's chance at the previous position
-    plays = 0
-    while True:
-        me, opp = boards[mover], boards[1 - mover]
-        sign = 1.0 if mover == 0 else -1.0
-        x = encode([me], [opp])[0]
-        if previous is not None:
-            # first the update for the step that led here, then this position's trace
-            p = float(trainer.net.win_chance(x[None, :])[0])
-            white = p if mover == 0 else 1 - p
-            trainer.learn(white - previous, alpha)
-        p = trainer.value_and_trace(x, sign)
-        previous = p if mover == 0 else 1 - p
-        roll = (rng.randint(1, 6), rng.randint(1, 6))
-        me, opp = best_leaf(trainer.net, me, opp, roll, cap)
-        boards[mover], boards[1 - mover] = me, opp
-        plays += 1
-        if me & 15 == 15:
-            trainer.learn((1.0 if mover == 0 else 0.0) - previous, alpha)
-            return plays
-        mover = 1 - mover
+def _weights(net: Network) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return (
+        np.ascontiguousarray(net.w1),
+        np.ascontiguousarray(net.b1),
+        np.ascontiguousarray(net.w2),
+        np.ascontiguousarray(net.b2),
+    )
 
 
-def versus(a: Network, b: Network, games: int, seed: int) -> float:
-    """``a``'s share of wins against ``b``, one ply ahead, ``a`` starting every other game."""
+def train(args: argparse.Namespace) -> None:
+    """Run (or resume) a training run in ``args.dir``."""
+    folder: Path = args.dir
+    folder.mkdir(parents=True, exist_ok=True)
+    state_file = folder / "state.json"
+    latest = folder / "latest.npz"
+    log = (folder / "train.log").open("a", encoding="utf-8")
+    if state_file.exists() and latest.exists():
+        state = json.loads(state_file.read_text())
+        net = Network.load(latest)
+        print(f"resuming at {state['games']} games", file=log, flush=True)
+    else:
+        state = {"games": 0, "seconds": 0.0, "args": {k: str(v) for k, v in vars(args).items()}}
+        net = (
+            Network.load(args.start)
+            if args.start
+            else Network.random(args.hidden, np.random.default_rng(args.seed))
+        )
+    w1, b1, w2, b2 = _weights(net)
+    rolls, first, binom = database()
+    bufs = K.buffers(w1.shape[1])
+    chunk = args.chunk
+    while state["games"] < args.games:
+        done = state["games"]
+        progress = done / max(1, args.games)
+        alpha = args.alpha * (args.alpha_end / args.alpha) ** progress
+        begun = time.perf_counter()
+        positions, error = K.train_games(
+            chunk, args.seed * 1_000_003 + done, alpha, args.lam, args.cap_share,
+            w1, b1, w2, b2, rolls, first, binom, bufs, K.ZOBRIST, K.WEIGHT, K.REACH, START,
+        )  # fmt: skip
+        took = time.perf_counter() - begun
+        state["games"] = done + chunk
+        state["seconds"] = float(state["seconds"]) + took
+        print(
+            f"{state['games']} games  alpha {alpha:.4f}  {positions / chunk:.1f} positions/game "
+            f" error {error:.4f}  {chunk / took:.0f} games/s",
+            file=log,
+            flush=True,
+        )
+        net = Network(w1, b1, w2, b2)
+        net.save(folder / "latest.tmp.npz")
+        (folder / "latest.tmp.npz").replace(latest)
+        if state["games"] % args.every == 0:
+            net.save(folder / f"net-{state['games']}.npz")
+        state_file.write_text(json.dumps(state))
+
+
+def versus(a: Network, b: Network, games: int, seed: int) -> tuple[float, float]:
+    """A's share of wins against B and A's points per game (money, no cube), one ply ahead."""
+    rolls, first, binom = database()
+    bufs = K.buffers(max(a.hidden_units, b.hidden_units))
+    wins, points = K.play_match(
+        games, seed, *_weights(a), *_weights(b), rolls, first, binom, bufs,
+        K.ZOBRIST, K.WEIGHT, K.REACH, START,
+    )  # fmt: skip
+    return wins / games, points
+
+
+def check(positions: int, seed: int) -> None:
+    """Compare the compiled kernels with the engine on random positions; raise on a difference."""
     rng = random.Random(seed)
-    wins = 0
-    for game in range(games):
-        nets = (a, b) if game % 2 == 0 else (b, a)
-        boards = [START, START]
-        mover = 0
-        while True:
-            roll = (rng.randint(1, 6), rng.randint(1, 6))
-            if mover == 0 and boards == [START, START]:
-                while roll[0] == roll[1]:  # the opening roll is never a double
-                    roll = (rng.randint(1, 6), rng.randint(1, 6))
-            me, opp = best_leaf(nets[mover], boards[mover], boards[1 - mover], roll, 0)
-            boards[mover], boards[1 - mover] = me, opp
-            if me & 15 == 15:
-                wins += (mover == 0) == (game % 2 == 0)
-                break
-            mover = 1 - mover
-    return wins / games
+    bufs = K.buffers(8)
+    out_me, out_opp, work, table, used, table2, used2 = bufs[:7]
+    x = np.zeros(K.INPUTS)
+    checked = 0
+    while checked < positions:
+        me, opp = _random_position(rng)
+        high = rng.randint(1, 6)
+        low = rng.randint(1, high)
+        cap = 5 if rng.random() < 0.3 else 0
+        if cap and (max(me[1:25]) > cap or max(opp[1:25]) > cap):
+            continue
+        leaves, _ = generate(B.pack(dict(enumerate(me))), B.pack(dict(enumerate(opp))), high,
+                             low, cap)  # fmt: skip
+        expected = {(tuple(B.unpack(m)), tuple(B.unpack(o))) for m, o in leaves}
+        a, b = np.array(me, dtype=np.int8), np.array(opp, dtype=np.int8)
+        n = K.plays(a, b, high, low, cap, out_me, out_opp, work, table, used, table2, used2,
+                    K.ZOBRIST)  # fmt: skip
+        found = {(tuple(int(v) for v in out_me[i]), tuple(int(v) for v in out_opp[i]))
+                 for i in range(n)}  # fmt: skip
+        if found != expected or n != len(expected):
+            raise SystemExit(f"plays differ for {me} {opp} {high}{low} cap {cap}")
+        K.encode(a, b, x, K.WEIGHT, K.REACH)
+        want = encode([B.pack(dict(enumerate(me)))], [B.pack(dict(enumerate(opp)))])[0]
+        if not np.allclose(x, want, atol=1e-12):
+            bad = np.nonzero(~np.isclose(x, want, atol=1e-12))[0]
+            raise SystemExit(f"inputs differ at {bad.tolist()} for {me} {opp}")
+        checked += 1
+    print(f"{checked} positions: the kernels agree with the engine")
+
+
+def _random_position(rng: random.Random) -> tuple[list[int], list[int]]:
+    """Two sides (26 counts each, own views) with random checkers, sometimes all home."""
+    while True:
+        me = [0] * 26
+        opp = [0] * 26
+        home = rng.random() < 0.3
+        for side, other in ((me, opp), (opp, me)):
+            n = rng.randint(1, 15)
+            for _ in range(n):
+                place = rng.randint(1, 6) if home else rng.choice([*range(1, 25), 25, 25])
+                if place != 25 and other[25 - place]:
+                    continue
+                side[place] += 1
+            side[0] = 15 - sum(side[1:])
+        if sum(me[1:]) and sum(opp[1:]):
+            return me, opp
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train")
-    t.add_argument("--games", type=int, default=100_000)
-    t.add_argument("--hidden", type=int, default=80)
+    t.add_argument("--dir", type=Path, required=True)
+    t.add_argument("--games", type=int, default=1_000_000)
+    t.add_argument("--hidden", type=int, default=128)
     t.add_argument("--seed", type=int, default=1)
-    t.add_argument("--alpha", type=float, default=0.1)
-    t.add_argument("--alpha-end", type=float, default=0.02)
+    t.add_argument("--alpha", type=float, default=0.02)
+    t.add_argument("--alpha-end", type=float, default=0.002)
     t.add_argument("--lam", type=float, default=0.7)
-    t.add_argument("--start", type=Path, help="continue from this network")
-    t.add_argument("--out", type=Path, required=True)
-    t.add_argument("--every", type=int, default=10_000, help="checkpoint every N games")
+    t.add_argument("--cap-share", type=float, default=0.2)
+    t.add_argument("--chunk", type=int, default=1000)
+    t.add_argument("--every", type=int, default=50_000, help="checkpoint every N games")
+    t.add_argument("--start", type=Path, help="start from this network")
     v = sub.add_parser("versus")
     v.add_argument("a", type=Path)
     v.add_argument("b", type=Path)
-    v.add_argument("--games", type=int, default=1000)
+    v.add_argument("--games", type=int, default=10_000)
     v.add_argument("--seed", type=int, default=1)
+    c = sub.add_parser("check")
+    c.add_argument("--positions", type=int, default=2000)
+    c.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    if args.command == "versus":
-        share = versus(Network.load(args.a), Network.load(args.b), args.games, args.seed)
-        spread = 1.96 * math.sqrt(share * (1 - share) / args.games)
-        print(f"{args.a} wins {share:.1%} (± {spread:.1%}) of {args.games} games against {args.b}")
-        return
-    rng = random.Random(args.seed)
-    net = (
-        Network.load(args.start)
-        if args.start
-        else Network.random(args.hidden, np.random.default_rng(args.seed))
-    )
-    trainer = Trainer(net, args.lam)
-    begun = time.perf_counter()
-    plays = 0
-    for game in range(1, args.games + 1):
-        alpha = args.alpha + (args.alpha_end - args.alpha) * (game - 1) / max(1, args.games - 1)
-        plays += train_game(trainer, rng, alpha, 5 if rng.random() < 0.25 else 0)
-        if game % args.every == 0 or game == args.games:
-            checkpoint = args.out.with_name(f"{args.out.stem}-{game}{args.out.suffix}")
-            net.save(checkpoint if game != args.games else args.out)
-            took = time.perf_counter() - begun
-            print(f"{game} games, {plays / game:.1f} plays a game, {took:.0f} s", flush=True)
+    if args.command == "train":
+        train(args)
+    elif args.command == "versus":
+        share, ppg = versus(Network.load(args.a), Network.load(args.b), args.games, args.seed)
+        low, high = wilson(round(share * args.games), args.games)
+        print(
+            f"{args.a} wins {share:.1%} [{low:.1%}, {high:.1%}] of {args.games} games against "
+            f"{args.b}; {ppg:+.3f} points a game (money, no cube)"
+        )
+    else:
+        check(args.positions, args.seed)
 
 
 if __name__ == "__main__":

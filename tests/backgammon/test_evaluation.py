@@ -1,5 +1,6 @@
-"""The backgammon evaluation: the network's inputs, its symmetry, batches, and what the shipped
-network knows (clear races, closed boards, textbook opening plays)."""
+"""The backgammon evaluation: the network's inputs, the bear-off database, cubeful equity and
+match equity, batches, and what the shipped evaluation knows (clear races, closed boards,
+textbook opening plays)."""
 
 from __future__ import annotations
 
@@ -14,36 +15,219 @@ from hypothesis import given, settings
 
 import ludotheque
 from ludotheque.ai.greedy import GreedyAgent
+from ludotheque.games.backgammon import bearoff, equity, met
 from ludotheque.games.backgammon import board as B
-from ludotheque.games.backgammon.network import Network, encode, shipped, unpack_many
+from ludotheque.games.backgammon.network import (
+    INPUTS,
+    Network,
+    encode,
+    outcome_chances,
+    shot_chance,
+    unpack_many,
+)
 from tests.backgammon.strategies import positions
 
 GAME = ludotheque.load("backgammon", "standard")
+MONEY = ludotheque.load("backgammon", "money")
+MATCH = ludotheque.load("backgammon", "match")
 ROOT = Path(__file__).resolve().parents[2]
+ROLLS = [(h, lo) for h in range(1, 7) for lo in range(1, h + 1)]
 
 
-def reference_inputs(board: int) -> list[float]:
-    """TD-Gammon's raw encoding of one side, written out plainly."""
-    counts = B.unpack(board)
+def plain_shots(own: list[int], other: list[int]) -> float:
+    """The chance that ``other`` can hit a blot of ``own`` next roll, counted roll by roll."""
+    behind = [other[25] > 0] + [other[25 - a] > 0 for a in range(1, 25)]
+    distances = {b - a for b in range(1, 25) if own[b] == 1 for a in range(b) if behind[a]}
+    chance = 0.0
+    for high, low in ROLLS:
+        reach = {high, 2 * high, 3 * high, 4 * high} if high == low else {high, low, high + low}
+        if reach & distances:
+            chance += (1 if high == low else 2) / 36
+    return chance
+
+
+def plain_side(own: list[int], other: list[int]) -> list[float]:
+    """One side's inputs, written out plainly from the network's description."""
     out: list[float] = []
     for p in range(1, 25):
-        n = counts[p]
+        n = own[p]
         out += [float(n >= 1), float(n >= 2), float(n >= 3), max(n - 3, 0) / 2]
-    return [*out, counts[25] / 2, counts[0] / 15, sum(i * n for i, n in enumerate(counts)) / 100]
+    pips = sum(i * n for i, n in enumerate(own))
+    back = max((p for p in range(1, 26) if own[p]), default=0)
+    run = best = 0
+    for p in range(1, 25):
+        run = run + 1 if own[p] >= 2 else 0
+        best = max(best, run)
+    home = sum(1 for p in range(1, 7) if own[p] >= 2)
+    return [
+        *out,
+        float(own[25] >= 1),
+        max(own[25] - 1, 0) / 2,
+        own[0] / 15,
+        pips / 200,
+        plain_shots(own, other),
+        back / 25,
+        min(best, 6) / 6,
+        home / 6,
+    ]
+
+
+def plain_inputs(me: list[int], them: list[int]) -> list[float]:
+    back = max((p for p in range(1, 26) if me[p]), default=0)
+    back_them = max((p for p in range(1, 26) if them[p]), default=0)
+    pips, pips_them = (sum(i * n for i, n in enumerate(c)) for c in (me, them))
+    return [
+        *plain_side(me, them),
+        *plain_side(them, me),
+        float(back + back_them >= 25),
+        (pips_them - pips) / (pips + pips_them + 1),
+    ]
 
 
 @settings(max_examples=150, deadline=None)
 @given(positions(cap=0))
-def test_inputs_are_the_raw_encoding(text: str) -> None:
+def test_inputs_are_as_described(text: str) -> None:
     state = GAME.parse_position(text)
     white, black = state._packed("white"), state._packed("black")
     assert unpack_many([white, black]).tolist() == [B.unpack(white), B.unpack(black)]
-    assert np.allclose(
-        encode([white], [black])[0], reference_inputs(white) + reference_inputs(black)
+    got = encode([white], [black])[0]
+    assert got.shape == (INPUTS,)
+    assert np.allclose(got, plain_inputs(B.unpack(white), B.unpack(black)))
+
+
+def test_shots_count_direct_indirect_and_double_shots() -> None:
+    def board(places: dict[int, int]) -> np.ndarray:
+        counts = [0] * 26
+        for p, n in places.items():
+            counts[p] = n
+        return np.array([counts], dtype=np.uint8)
+
+    # a blot on our 10 and an opposing checker on our 4 (its 21): six away
+    own, other = board({10: 1, 6: 14}), board({21: 1})
+    # direct 6s (11 rolls), 5-1, 4-2 (2 each), 3-3 and 2-2 (1 each)
+    assert shot_chance(own, other)[0] == pytest.approx(17 / 36)
+    # a checker on the bar enters onto our 1–6: a blot on our 3 is three away
+    assert shot_chance(board({3: 1, 6: 14}), board({25: 1}))[0] == pytest.approx(
+        plain_shots([0, 0, 0, 1] + [0] * 22, [0] * 25 + [1])
+    )
+    # no blot, no shot; a blot ahead of every opposing checker is safe
+    assert shot_chance(board({6: 2}), board({21: 1}))[0] == 0
+    assert shot_chance(board({3: 1}), board({1: 2}))[0] == 0
+
+
+# -- the bear-off database ----------------------------------------------------------------------
+
+
+def test_bearoff_numbering_is_a_bijection() -> None:
+    def boards_of(points: int, most: int) -> list[tuple[int, ...]]:
+        if points == 0:
+            return [()]
+        return [(n, *rest) for n in range(most + 1) for rest in boards_of(points - 1, most - n)]
+
+    boards = boards_of(6, 15)
+    assert len(boards) == bearoff.POSITIONS == 54_264
+    numbers = bearoff.index_of(np.array(boards))
+    assert sorted(numbers.tolist()) == list(range(bearoff.POSITIONS))
+    assert all(bearoff.index_one(c) == n for c, n in zip(boards[:500], numbers, strict=False))
+
+
+def test_bearoff_distributions() -> None:
+    rolls, first = bearoff.tables()
+    assert rolls.shape[0] == first.shape[0] == bearoff.POSITIONS
+    assert np.allclose(rolls.sum(axis=1), 1) and np.allclose(first.sum(axis=1), 1)
+    # one checker on the six-point: off in one roll unless 11, 21, 31, 41 or 32
+    assert bearoff.expected_rolls([0, 0, 0, 0, 0, 1]) == pytest.approx(1 + 9 / 36, abs=1e-3)
+    assert bearoff.expected_rolls([2, 0, 0, 0, 0, 0]) == pytest.approx(1, abs=1e-4)
+    assert bearoff.expected_rolls([4, 0, 0, 0, 0, 0]) == pytest.approx(1 + 30 / 36, abs=1e-3)
+    # fifteen on the one-point: a double takes four, anything else two, so 8 rolls at most
+    assert 4 < bearoff.expected_rolls([15, 0, 0, 0, 0, 0]) < 8
+
+
+def test_bearoff_chances() -> None:
+    def counts(home: dict[int, int]) -> list[int]:
+        c = [0] * 26
+        for p, n in home.items():
+            c[p] = n
+        c[0] = 15 - sum(home.values())
+        return c
+
+    ahead = B.pack(dict(enumerate(counts({1: 1}))))
+    behind = B.pack(dict(enumerate(counts({6: 3}))))
+    full = B.pack(dict(enumerate(counts({6: 5, 5: 5, 4: 5}))))
+    p = outcome_chances([ahead, behind, ahead], [behind, ahead, full])
+    assert p[0, 0] == pytest.approx(1.0)  # on roll with one checker on the one-point
+    assert p[1, 0] == pytest.approx(1 / 36, abs=1e-4)  # only 6-6 takes three off the six-point
+    # fifteen checkers still home: the side on roll finishing now wins a gammon
+    assert p[2, 0] == pytest.approx(1.0) and p[2, 1] == pytest.approx(1.0)
+    # the other way round: the side on roll with fifteen home loses a gammon unless it gets
+    # a checker off first
+    q = outcome_chances([full], [B.pack(dict(enumerate(counts({1: 2}))))])
+    assert q[0, 0] == pytest.approx(0.0) and 0 < q[0, 3] <= 1
+
+
+# -- cubeful equity and the match equity table --------------------------------------------------
+
+
+def chances(win: float, wg: float = 0.0, lg: float = 0.0) -> np.ndarray:
+    return np.array([[win, wg, 0.0, lg, 0.0]])
+
+
+X = np.array([0.68])
+
+
+def test_janowski_money_decisions() -> None:
+    nd, dt, dp = equity.money_decision(chances(0.7), -1, X, False)
+    assert nd[0] == pytest.approx(0.5813, abs=1e-3) and dt[0] == pytest.approx(0.596, abs=1e-3)
+    assert dp[0] == 1.0  # a double and a take
+    # at 20% (no gammons) a live-cube take is just right: double take equals double pass
+    _, dt, dp = equity.money_decision(chances(0.8), -1, np.array([1.0]), False)
+    assert dt[0] == pytest.approx(1.0, abs=1e-9)
+    # too good: with many gammons playing on beats cashing
+    nd, dt, dp = equity.money_decision(chances(0.95, wg=0.6), -1, X, False)
+    assert nd[0] > dp[0] and dt[0] > dp[0]
+    # the Jacoby rule: gammons do not count while the cube is in the middle
+    jac = equity.money(chances(0.95, wg=0.6), -1, X, jacoby=True)
+    assert jac[0] < nd[0]
+    # a dead cube is the cubeless equity
+    assert equity.money(chances(0.6, wg=0.2), -1, np.array([0.0]))[0] == pytest.approx(
+        equity.cubeless(chances(0.6, wg=0.2))[0]
     )
 
 
-@settings(max_examples=150, deadline=None)
+def test_the_match_equity_table() -> None:
+    for i in range(met.LENGTH):
+        for j in range(met.LENGTH):
+            assert met.PRE_CRAWFORD[i][j] + met.PRE_CRAWFORD[j][i] == pytest.approx(1, abs=2e-5)
+    assert equity.mwc(1, 1, post=False) == 0.5
+    assert equity.mwc(0, 3, post=False) == 1.0 and equity.mwc(3, 0, post=True) == 0.0
+    assert equity.mwc(2, 1, post=True) == met.POST_CRAWFORD[1]
+    assert equity.mwc(1, 2, post=False) == met.PRE_CRAWFORD[0][1]  # the Crawford game
+
+
+def test_match_cube_decisions() -> None:
+    ctx = equity.Context("match", 1, -1, False, (7, 7))
+    nd, dt, dp = equity.match_decision(chances(0.7), ctx, X)
+    assert nd[0] < dt[0] < dp[0]  # a double and a take at 7-away 7-away
+    # the Crawford game: the cube is dead, no-double and double are the same game
+    crawford = equity.Context("match", 1, -1, False, (3, 1), crawford=True)
+    assert crawford.may_double(0) is False
+    # post-Crawford the trailer doubles at once: it has nothing to lose by it
+    post = equity.Context("match", 1, -1, False, (4, 1), post=True)
+    nd, dt, dp = equity.match_decision(chances(0.45), post, X)
+    assert dt[0] >= nd[0] - 1e-9
+    # at double match point the cube is dead
+    dmp = equity.Context("match", 1, -1, False, (1, 1))
+    assert not dmp.may_double(0) and not dmp.may_double(1)
+    # a long match plays much like money: the same decision at 25-away 25-away
+    long = equity.Context("match", 1, -1, False, (25, 25))
+    nd, dt, dp = equity.match_decision(chances(0.7), long, X)
+    assert nd[0] < dt[0] < dp[0]
+
+
+# -- the values agents see -------------------------------------------------------------------
+
+
+@settings(max_examples=120, deadline=None)
 @given(positions(cap=0))
 def test_values_are_zero_sum_and_batches_agree(text: str) -> None:
     state = GAME.parse_position(text)
@@ -53,6 +237,15 @@ def test_values_are_zero_sum_and_batches_agree(text: str) -> None:
     children = [state.play(m) for m in state.legal_moves()]
     one_by_one = [GAME.evaluate(c, "white") for c in children]
     assert GAME.evaluate_many(children, "white") == pytest.approx(one_by_one)
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(cap=0))
+def test_values_with_the_cube_are_zero_sum(text: str) -> None:
+    for game, tail in ((MONEY, "cube 2w jacoby"), (MATCH, "cube 1 match 7 2-3")):
+        state = game.parse_position(f"{text} {tail}")
+        white, black = game.evaluate(state, "white"), game.evaluate(state, "black")
+        assert -1 <= white <= 1 and white == pytest.approx(-black)
 
 
 def test_finished_and_opening_states() -> None:
@@ -74,8 +267,14 @@ def test_finished_and_opening_states() -> None:
         ("W[6x3,5x3,4x3,3x3,2x3] B[24x2,13x5,8x3,6x5] w -", "white", 0.6),
     ],
 )
-def test_the_network_knows_clear_positions(text: str, side: str, at_least: float) -> None:
+def test_the_evaluation_knows_clear_positions(text: str, side: str, at_least: float) -> None:
     assert GAME.evaluate(GAME.parse_position(text), side) >= at_least
+
+
+def test_a_side_with_a_clear_race_lead_cashes_in_money_play() -> None:
+    state = MONEY.parse_position("W[6x3,5x3,4x3,3x3,2x3] B[24x2,13x5,8x3,6x5] w - cube 1")
+    # it doubles and the other side drops: the value is one point, a third of the scale
+    assert MONEY.evaluate(state, "white") == pytest.approx(1 / 3)
 
 
 @pytest.mark.parametrize(
@@ -92,11 +291,18 @@ def test_save_and_load(tmp_path: Path) -> None:
     net.save(tmp_path / "net.npz")
     back = Network.load(tmp_path / "net.npz")
     x = encode([B.pack({6: 5, 8: 3})], [B.pack({24: 2, 13: 5})])
-    assert back.win_chance(x) == pytest.approx(net.win_chance(x), abs=1e-6)
-    assert shipped().w1.shape[0] == x.shape[1]
+    p = net.probabilities(x)
+    assert back.probabilities(x) == pytest.approx(p, abs=1e-6)
+    assert p.shape == (1, 5)
+    # consistent chances: a backgammon is a gammon, a gammon is a win
+    assert p[0, 2] <= p[0, 1] <= p[0, 0] and p[0, 4] <= p[0, 3] <= 1 - p[0, 0]
+
+
+# -- the training tool (numba, training only) ---------------------------------------------------
 
 
 def _training_tool():  # type: ignore[no-untyped-def]
+    pytest.importorskip("numba")
     spec = importlib.util.spec_from_file_location("train_bg", ROOT / "tools/train_backgammon.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
@@ -105,41 +311,22 @@ def _training_tool():  # type: ignore[no-untyped-def]
     return module
 
 
-def test_the_training_tool_learns() -> None:
+def test_the_training_kernels_agree_with_the_engine_and_learn() -> None:
+    """The compiled move generator and inputs match the engine's on random positions; a few
+    self-play games change the weights; a match credits the right network."""
     tool = _training_tool()
+    tool.check(300, seed=random.randrange(1000))
     net = Network.random(8, np.random.default_rng(2))
     before = net.w1.copy()
-    trainer = tool.Trainer(net, 0.7)
-    plays = tool.train_game(trainer, random.Random(3), 0.1, 0)
-    assert plays > 10
-    assert not np.allclose(before, net.w1)
-
-
-def test_the_training_tool_measures(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``versus`` credits the wins to the right network on both colours, and a seed replays
-    the same match. 20 games of the shipped network against an untrained one take ~0.1 s."""
-    tool = _training_tool()
-    seen: list[tuple[int, int, tuple[int, int]]] = []
-    real_best_leaf = tool.best_leaf
-
-    def recording(
-        net: Network, me: int, opp: int, roll: tuple[int, int], cap: int
-    ) -> tuple[int, int]:
-        seen.append((me, opp, roll))
-        return real_best_leaf(net, me, opp, roll, cap)  # type: ignore[no-any-return]
-
-    monkeypatch.setattr(tool, "best_leaf", recording)
-    strong, weak = shipped(), Network.random(8, np.random.default_rng(4))
-    # the shipped network crushes an untrained one, whichever of the two is named first
-    share = tool.versus(strong, weak, 20, 1)
-    assert share >= 0.9
-    match = list(seen)
-    assert len(match) > 20 * 10  # every game was played out, play by play
-    assert tool.versus(weak, strong, 20, 1) <= 0.1
-    # the same seed replays the same match, roll for roll; another seed plays another one
-    seen.clear()
-    assert tool.versus(strong, weak, 20, 1) == share
-    assert seen == match
-    seen.clear()
-    tool.versus(strong, weak, 20, 2)
-    assert seen != match
+    w1, b1, w2, b2 = tool._weights(net)
+    rolls, first, binom = tool.database()
+    K = tool.K
+    positions_seen, error = K.train_games(
+        3, 1, 0.02, 0.7, 0.2, w1, b1, w2, b2, rolls, first, binom, K.buffers(8),
+        K.ZOBRIST, K.WEIGHT, K.REACH, tool.START,
+    )  # fmt: skip
+    assert positions_seen > 30 and error > 0
+    assert not np.allclose(before, w1)
+    trained = Network(w1, b1, w2, b2)
+    share, _ = tool.versus(trained, trained, 4, 1)
+    assert share == pytest.approx(0.5)  # pairs of games share their dice: one each

@@ -89,3 +89,68 @@ def test_a_record_missing_dice_is_rejected() -> None:
 def test_no_repetition_draw_in_backgammon() -> None:
     rec = Record.new("backgammon")
     assert rec.repetition is None and rec.turn_limit is None
+
+
+# -- games played for points ---------------------------------------------------------------
+
+
+def test_a_money_game_records_its_cube_actions_and_points() -> None:
+    rec = Record.new("backgammon", "money", seed="cube-1")
+    rng = random.Random(2)
+    play_out(rec, rng)
+    assert rec.outcome() is not None
+    data = rec.to_dict()
+    points = data["result"]["points"]
+    assert points == rec.state.points() and points >= 1  # type: ignore[attr-defined]
+    again = Record.from_json(rec.to_json())
+    assert again.state == rec.state and again.points() == points
+    assert any(m in ("double", "roll", "take", "drop") for m in rec.moves)
+    data["result"]["points"] = points + 1
+    with pytest.raises(InvalidRecord, match="points"):
+        Record.from_dict(data)
+
+
+def test_old_records_without_points_still_load() -> None:
+    rec = Record.new("backgammon", "money", seed="cube-2")
+    play_out(rec, random.Random(3))
+    data = rec.to_dict()
+    del data["result"]["points"]
+    assert Record.from_dict(data).points() == rec.points()
+    seed_rec = Record.new("backgammon", "standard", seed="x")
+    play_out(seed_rec, random.Random(1))
+    assert "points" not in seed_rec.to_dict()["result"]
+    assert seed_rec.points() is None and seed_rec.next_game() is None
+
+
+def test_a_match_is_a_chain_of_records() -> None:
+    """Each game's record starts at the match score; the next one follows until a side has
+    the match; every record replays."""
+    game = ludotheque.load("backgammon", "match")
+    start = game.start(length=3)  # type: ignore[call-arg]
+    rec: Record | None = Record.new(game, start=start.position(), seed="m-0",
+                                    players={"white": "a", "black": "b"})  # fmt: skip
+    rng = random.Random(4)
+    games = 0
+    last: Record | None = None
+    while rec is not None:
+        play_out(rec, rng)
+        assert Record.from_json(rec.to_json()).points() == rec.points()
+        last = rec
+        rec = rec.next_game(seed=f"m-{games + 1}")
+        games += 1
+        assert games < 40
+    assert last is not None
+    final = last.state.score_after()  # type: ignore[attr-defined]
+    assert max(final) >= 3 and last.next_game() is None
+
+
+def test_a_record_resignation_in_a_match_scores_what_could_be_lost() -> None:
+    game = ludotheque.load("backgammon", "match")
+    rec = Record.new(game, start=game.start(length=5).position(), seed="r")  # type: ignore[call-arg]
+    rec.roll()
+    rec.resign(str(rec.state.to_move))
+    assert rec.points() == 3  # everything: nothing borne off, checkers in the other's home
+    nxt = rec.next_game()
+    assert nxt is not None and "match 5" in nxt.state.position()
+    again = Record.from_json(rec.to_json())
+    assert again.points() == 3

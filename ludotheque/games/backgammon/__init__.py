@@ -1,6 +1,8 @@
-"""Backgammon: the seed's game (five checkers at most on a point, the lower die starts) and
-standard backgammon without cube."""
+"""Backgammon: the seed's game (five checkers at most on a point, the lower die starts),
+standard backgammon without cube, and backgammon for points with the doubling cube (money play
+and matches to N points)."""
 
+from .cube import CubeAction, Stakes
 from .moves import OpeningRoll, Play, Roll, Step
 from .rules import (
     BLACK,
@@ -18,10 +20,12 @@ __all__ = [
     "WHITE",
     "BackgammonGame",
     "BackgammonState",
+    "CubeAction",
     "OpeningRoll",
     "PartialTurn",
     "Play",
     "Roll",
+    "Stakes",
     "Step",
     "get_game",
 ]

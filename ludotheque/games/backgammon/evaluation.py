@@ -1,5 +1,12 @@
-"""The evaluation of backgammon positions (cubeless, win or lose): the shipped network's chance
-for the side on roll to win (see ``network``), as a value in [-1, 1] for the side asked about.
+"""The evaluation of backgammon positions: the shipped network's (or the bear-off database's)
+chances for the side whose turn it is, turned into a value in [-1, 1] for the side asked about.
+
+In ``seed`` and ``standard`` a game is won or lost: the value is 2p - 1 from the chance to win.
+In ``money`` and ``match`` the value counts the cube (see ``equity``): a third of the cubeful
+equity per cube in money play, 2 MWC - 1 from the chance to win the match in match play. A
+position before its roll may be doubled by the side on roll when the cube allows; a position
+with a double pending is worth the other side's better answer; a pending resignation, the
+better of accepting and playing on.
 
 A position between turns belongs to the side about to roll; a position with the dice rolled
 belongs to the side that will play them (the dice themselves are not an input, as in the
@@ -11,28 +18,84 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .network import win_chances
-from .rules import BackgammonState
+import numpy as np
+import numpy.typing as npt
+
+from . import equity
+from .cube import DOUBLED, NONE, RESIGNING, ROLLING
+from .network import chances_of_counts, rearmost, unpack_many
+from .rules import SIDES, BackgammonState
+
+Array = npt.NDArray[np.float64]
+_PIPS = np.arange(26, dtype=np.float64)
+
+
+def roller_counts(
+    states: Sequence[BackgammonState],
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The counts (26 per side, own views) of the side whose turn it is and of the other."""
+    boards: list[int] = []
+    for state in states:
+        mover, opponent = state._mover_boards()
+        boards += (mover, opponent)
+    counts = unpack_many(boards).reshape(len(states), 2, 26)
+    return counts[:, 0], counts[:, 1]
+
+
+def cube_efficiency(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
+    """The cube's efficiency for positions given by counts (see ``equity.efficiency``)."""
+    contact = rearmost(on_roll) + rearmost(other) >= 25
+    return equity.efficiency(contact, on_roll @ _PIPS)
 
 
 def evaluate_many(states: Sequence[BackgammonState], side: str) -> list[float]:
     """The value of each unfinished state for ``side`` in [-1, 1]."""
-    on_roll: list[int] = []
-    other: list[int] = []
-    sign: list[float] = []
     out = [0.0] * len(states)
-    index: list[int] = []
-    for i, state in enumerate(states):
-        roller = state.side
-        if roller is None:  # before the opening roll: the sides are even
-            continue
-        mover, opponent = state._mover_boards()
-        on_roll.append(mover)
-        other.append(opponent)
-        sign.append(1.0 if roller == side else -1.0)
-        index.append(i)
-    if index:
-        chances = win_chances(on_roll, other)
-        for i, s, p in zip(index, sign, chances.tolist(), strict=True):
-            out[i] = s * (2 * p - 1)
+    index = [i for i, s in enumerate(states) if s.side is not None]  # the opening is even
+    if not index:
+        return out
+    batch = [states[i] for i in index]
+    on_roll, other = roller_counts(batch)
+    chances = chances_of_counts(on_roll, other)
+    if batch[0].stakes is None:
+        for k, (i, state) in enumerate(zip(index, batch, strict=True)):
+            sign = 1.0 if state.side == side else -1.0
+            out[i] = sign * (2 * float(chances[k, 0]) - 1)
+        return out
+    x = cube_efficiency(on_roll, other)
+    for k, (i, state) in enumerate(zip(index, batch, strict=True)):
+        value, ctx = stake_value(state, chances[k : k + 1], x[k : k + 1])
+        if state.side != side:
+            value = equity.opposite(ctx)(value)
+            ctx = ctx.other()
+        out[i] = float(equity.unit(ctx, value)[0])
     return out
+
+
+def stake_value(state: BackgammonState, p: Array, x: Array) -> tuple[Array, equity.Context]:
+    """The value of ``state`` in its ruleset's measure for the side whose turn it is, given
+    that side's chances ``p`` (one row) and the cube's efficiency; and that side's context."""
+    stakes = state.stakes
+    assert stakes is not None and state.side is not None
+    me = SIDES.index(state.side)
+    ctx = equity.Context.of(stakes, me)
+    if stakes.pending == DOUBLED:
+        _, take, drop = equity.decision(p, ctx, x)
+        return np.minimum(take, drop), ctx
+    rolled = state.dice is not None
+    play_on = equity.on_roll(p, ctx, x, may_double=False if rolled else None)
+    if stakes.pending == ROLLING:
+        play_on = equity.on_roll(p, ctx, x, may_double=False)
+    if stakes.pending == RESIGNING:
+        accept = resignation_value(ctx, stakes.offer)
+        return np.minimum(play_on, accept), ctx
+    assert stakes.pending == NONE or stakes.pending == ROLLING
+    return play_on, ctx
+
+
+def resignation_value(ctx: equity.Context, offer: int) -> Array:
+    """What a resignation of ``offer`` (1, 2, 3) by this side leaves it, in the measure."""
+    points = ctx.cube * (1 if ctx.kind == "money" and ctx.jacoby and ctx.owner < 0 else offer)
+    if ctx.kind == "match":
+        return np.array([equity.mwc(ctx.away[0], ctx.away[1] - points, ctx.crawford or ctx.post)])
+    return np.array([-float(points)])

@@ -1,5 +1,8 @@
 """GNU Backgammon Position/Match IDs and eXtreme Gammon XGIDs, to paste positions to and from
-other backgammon software.
+other backgammon software. In ``money`` and ``match`` both carry the cube (its value, its
+owner, a pending double), the match length and score and the Crawford game (an XGID also the
+Jacoby rule, a Match ID a pending or accepted resignation and a dropped double); in the cubeless
+rulesets they are written for a money game without cube, as before.
 
 Conventions: GNU Backgammon's player 0 and XG's bottom player are white. A Position ID is
 relative to the player on roll: its key (80 bits, little-endian, base64) lists, for each side,
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...core import InvalidPosition, describe_value
 from . import board as B
+from .cube import DOUBLED, DROPPED, NONE, RESIGNED, RESIGNING, Stakes
 
 if TYPE_CHECKING:
     from .rules import BackgammonGame, BackgammonState
@@ -52,24 +56,48 @@ def gnubg_position_id(state: BackgammonState) -> str:
 
 
 def gnubg_match_id(state: BackgammonState) -> str:
-    """A 12-character Match ID for a cubeless money game: who is on roll and the dice."""
+    """A 12-character Match ID: who is on roll and the dice, and in ``money``/``match`` the
+    cube, the decision pending and the match (the cubeless rulesets: a money game, no cube)."""
     _, _, on_roll = _sides(state)
     over = state.outcome() is not None
     started = state.side is not None or over
+    stakes = state.stakes
+    game_state = 2 if over else 1 if started else 0
+    turn = on_roll
+    doubled = resign = 0
+    cube_log, owner, crawford, length, scores = 0, 3, 0, 0, (0, 0)
+    no_jacoby = 0
+    if stakes is not None:
+        no_jacoby = int(not stakes.jacoby)  # bit 67, as GNU Backgammon writes it
+        cube_log = stakes.value.bit_length() - 1
+        owner = 3 if stakes.owner < 0 else stakes.owner
+        crawford = int(stakes.crawford)
+        length, scores = stakes.length, stakes.score
+        if stakes.pending == DOUBLED:
+            doubled, turn = 1, 1 - on_roll
+        elif stakes.pending == RESIGNING:
+            resign, turn = stakes.offer, 1 - on_roll
+        # a finished game keeps white as the player on roll (as the Position ID does); the
+        # turn names the winner: the resigner is the inverse of the turn, as for an offer
+        if stakes.ended == RESIGNED:
+            game_state, resign, turn = 3, stakes.offer, 1 - stakes.loser
+        elif stakes.ended == DROPPED:
+            game_state, turn = 4, 1 - stakes.loser
     fields = [
-        (0, 4),  # cube value: 2**0
-        (3, 2),  # cube centred
+        (cube_log, 4),  # cube value: 2**n
+        (owner, 2),  # cube owner (3: centred)
         (on_roll, 1),  # dice owner
-        (0, 1),  # not a Crawford game
-        (2 if over else 1 if started else 0, 3),  # game state
-        (on_roll, 1),  # turn
-        (0, 1),  # no double offered
-        (0, 2),  # no resignation
+        (crawford, 1),  # the Crawford game
+        (game_state, 3),
+        (turn, 1),  # who decides now
+        (doubled, 1),  # a double offered
+        (resign, 2),  # a resignation offered
         (state.dice.high if state.dice else 0, 3),
         (state.dice.low if state.dice else 0, 3),
-        (0, 15),  # money game
-        (0, 15),
-        (0, 15),
+        (length, 15),  # 0: money
+        (scores[0], 15),
+        (scores[1], 15),
+        (no_jacoby, 1),
     ]
     value = 0
     shift = 0
@@ -116,6 +144,7 @@ def from_gnubg(game: BackgammonGame, text: str) -> BackgammonState:
         if sum(counts) > B.CHECKERS:
             raise InvalidPosition(f"the Position ID gives {who} {sum(counts)} checkers; max 15")
     on_roll, dice, state_code = 0, None, 1
+    raw = 0
     if mid:
         raw = int.from_bytes(_decode(mid, 12, "GNU Backgammon Match ID"), "little")
         on_roll = (raw >> 6) & 1
@@ -130,14 +159,75 @@ def from_gnubg(game: BackgammonGame, text: str) -> BackgammonState:
     finished = sum(white) == 0 or sum(black) == 0
     if finished:
         side, dice = None, None
-    return game.from_boards(white, black, side, dice)
+    stakes = None
+    if game.has_stakes:
+        stakes = _match_id_stakes(game, raw, on_roll, state_code, bool(mid))
+        if stakes.ended:
+            side, dice = None, None
+    return game.from_boards(white, black, side, dice, stakes)
+
+
+def _match_id_stakes(
+    game: BackgammonGame, raw: int, on_roll: int, state_code: int, given: bool
+) -> Stakes:
+    """The stakes a Match ID gives (a fresh game's without one)."""
+    fresh = game.start().stakes
+    assert fresh is not None
+    if not given:
+        return fresh
+    cube = 1 << (raw & 15)
+    owner_code = (raw >> 4) & 3
+    if owner_code == 2:
+        raise InvalidPosition("the Match ID's cube owner is 0, 1 or 3 (centred), not 2")
+    owner = -1 if owner_code == 3 else owner_code
+    crawford = bool((raw >> 7) & 1)
+    turn = (raw >> 11) & 1
+    doubled = (raw >> 12) & 1
+    resign = (raw >> 13) & 3
+    length = (raw >> 21) & 0x7FFF
+    scores = ((raw >> 36) & 0x7FFF, (raw >> 51) & 0x7FFF)
+    if game.stakes_kind == "money" and length:
+        raise InvalidPosition(f"this Match ID is a {length}-point match: load the 'match' ruleset")
+    if game.stakes_kind == "match" and not length:
+        raise InvalidPosition("this Match ID is a money game: load the 'money' ruleset")
+    pending, offer, ended, loser = NONE, 0, 0, -1
+    if state_code == 3:
+        ended, offer, loser = RESIGNED, resign, 1 - turn
+        if not resign:
+            raise InvalidPosition("the Match ID says the game was resigned, but not what")
+    elif state_code == 4:
+        ended, loser = DROPPED, 1 - turn
+    elif doubled:
+        if turn == on_roll:
+            raise InvalidPosition("in the Match ID a double is answered by the side not on roll")
+        pending = DOUBLED
+    elif resign:
+        if turn == on_roll:
+            raise InvalidPosition("this Match ID has the side not on roll resigning: only the "
+                                  "side on roll offers to resign here")  # fmt: skip
+        pending, offer = RESIGNING, resign
+    text = Stakes(
+        value=cube, owner=owner, pending=pending, offer=offer, ended=ended, loser=loser,
+        jacoby=not length and not (raw >> 66) & 1, length=length, score=scores,
+        crawford=crawford,
+    )  # fmt: skip
+    return _checked(game, text)
+
+
+def _checked(game: BackgammonGame, stakes: Stakes) -> Stakes:
+    """``stakes`` read back through the position string's rules (so that every check of those
+    applies to IDs too)."""
+    from .cube import parse_tail, tail
+
+    return parse_tail(tail(stakes), str(game.stakes_kind))
 
 
 _XG_EMPTY = "-"
 
 
 def to_xgid(state: BackgammonState) -> str:
-    """``XGID=…`` for a money game without cube, white at the bottom."""
+    """``XGID=…``, white at the bottom: in ``money``/``match`` with the cube, the score, the
+    match length and the Crawford or Jacoby flag; else a money game without cube."""
     white, black = state.board("white"), state.board("black")
     chars = [_XG_EMPTY] * 26
     if black[B.BAR]:
@@ -151,7 +241,19 @@ def to_xgid(state: BackgammonState) -> str:
             chars[p] = chr(ord("a") + black[25 - p] - 1)
     turn = -1 if state.side == "black" else 1
     dice = "00" if state.dice is None else str(state.dice)
-    return f"XGID={''.join(chars)}:0:0:{turn}:{dice}:0:0:0:0:10"
+    stakes = state.stakes
+    if stakes is None:
+        return f"XGID={''.join(chars)}:0:0:{turn}:{dice}:0:0:0:0:10"
+    if stakes.pending == DOUBLED:
+        dice = "D"
+    cube_log = stakes.value.bit_length() - 1
+    position = 0 if stakes.owner < 0 else (1 if stakes.owner == 0 else -1)
+    flags = int(stakes.crawford) if stakes.length else int(stakes.jacoby)
+    w, b = stakes.score
+    return (
+        f"XGID={''.join(chars)}:{cube_log}:{position}:{turn}:{dice}:{w}:{b}:{flags}:"
+        f"{stakes.length}:10"
+    )
 
 
 def from_xgid(game: BackgammonGame, text: str) -> BackgammonState:
@@ -203,6 +305,53 @@ def from_xgid(game: BackgammonGame, text: str) -> BackgammonState:
         raise InvalidPosition(f"XGID dice are two digits 1–6 or 00, not {dice_text!r}")
     if sum(white) >= B.CHECKERS + 1 or sum(black) >= B.CHECKERS + 1:
         raise InvalidPosition("an XGID side has more than 15 checkers")
+    stakes = _xgid_stakes(game, fields, dice_text) if game.has_stakes else None
     if sum(white) == 0 or sum(black) == 0:
         side, dice = None, None
-    return game.from_boards(white, black, side, dice)
+        if stakes is not None:
+            stakes = stakes._replace(pending=NONE)
+    return game.from_boards(white, black, side, dice, stakes)
+
+
+def _xgid_number(text: str, what: str) -> int:
+    body = text[1:] if text.startswith("-") else text
+    if not body.isascii() or not body.isdigit() or len(body) > 6:
+        raise InvalidPosition(f"the XGID's {what} is a whole number, not {text!r}")
+    return int(text)
+
+
+def _xgid_stakes(game: BackgammonGame, fields: list[str], dice_text: str) -> Stakes:
+    """The cube, score and flags of an XGID (for ``money`` and ``match``)."""
+    if len(fields) < 9:
+        raise InvalidPosition("an XGID for a game with the cube has ten fields: board, cube, "
+                              "cube position, turn, dice, scores, Crawford/Jacoby, length, "
+                              "cube limit")  # fmt: skip
+    cube_log = _xgid_number(fields[1], "cube")
+    position = _xgid_number(fields[2], "cube position")
+    score = (_xgid_number(fields[5], "score"), _xgid_number(fields[6], "score"))
+    flags = _xgid_number(fields[7], "Crawford/Jacoby field")
+    length = _xgid_number(fields[8], "match length")
+    if not 0 <= cube_log <= 15 or position not in (-1, 0, 1):
+        raise InvalidPosition("the XGID's cube is 0–15 (its logarithm) and its position -1, 0 "
+                              "or 1")  # fmt: skip
+    if dice_text in ("B", "R"):
+        raise InvalidPosition("beavers and raccoons are not played here")
+    if game.stakes_kind == "money":
+        if length:
+            raise InvalidPosition(f"this XGID is a {length}-point match: load the 'match' "
+                                  "ruleset")  # fmt: skip
+        stakes = Stakes(value=1 << cube_log, owner=_owner(position), jacoby=bool(flags & 1))
+    else:
+        if not length:
+            raise InvalidPosition("this XGID is a money game: load the 'money' ruleset")
+        stakes = Stakes(
+            value=1 << cube_log, owner=_owner(position), length=length, score=score,
+            crawford=bool(flags & 1),
+        )  # fmt: skip
+    if dice_text == "D":
+        stakes = stakes._replace(pending=DOUBLED)
+    return _checked(game, stakes)
+
+
+def _owner(position: int) -> int:
+    return {0: -1, 1: 0, -1: 1}[position]

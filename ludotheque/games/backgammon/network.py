@@ -1,15 +1,21 @@
-"""A small neural network that estimates the chance to win a backgammon position (cubeless).
+"""A neural network that estimates how a backgammon game will end (cubeless), from the position
+alone, for the side on roll: the chances to win, to win a gammon (or better), to win a
+backgammon, to lose a gammon (or worse) and to lose a backgammon — the five outputs that money
+play and match play need, as GNU Backgammon's networks give them.
 
-The inputs are the classic raw encoding of TD-Gammon (Tesauro, 1992), seen from the side on
-roll and then the other side: for each of the 24 points four units (one checker or more, two or
-more, three or more, and half the checkers beyond three), then the checkers on the bar (halved),
-those borne off (in fifteenths) and the pip count (in hundreds). One hidden layer of sigmoid
-units feeds one sigmoid output: the on-roll side's chance to win.
+The inputs, for each side (the side on roll first), are TD-Gammon's raw encoding (Tesauro, 1992)
+— for each of the 24 points four units: one checker or more, two or more, three or more, and
+half the checkers beyond three — and then a few facts a player counts: the checkers on the bar
+and borne off, the pip count, the chance that the other side hits one of this side's blots with
+its next roll (counted from the distances between blots and the checkers behind them, blocking
+ignored), the rearmost checker, the longest prime and the home-board points made. Two inputs
+belong to the pair: whether the sides are still in contact, and the race lead. One hidden layer
+of sigmoid units feeds five sigmoid outputs.
 
-The weights were learnt by TD(lambda) self-play (``tools/train_backgammon.py``), from random
-weights, with no expert knowledge; they ship with the package in ``network.npz``. Boards are
-the packed integers of ``board`` (one nibble per place), so a batch of positions is turned into
-inputs with a handful of array operations.
+The weights were learnt by our own TD(lambda) self-play (``tools/train_backgammon.py``) from
+random weights, with no expert knowledge and no other engine's numbers; they ship with the
+package in ``network.npz``. Boards are the packed integers of ``board`` (one nibble per place),
+so a batch of positions is turned into inputs with a handful of array operations.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from pathlib import Path
 from typing import IO
 
 if "numpy" not in sys.modules:
-    # The matrices here are tiny: BLAS threads cost more than they give (a 2-ply search was 4x
+    # The matrices here are small: BLAS threads cost more than they give (a 2-ply search was 4x
     # slower with two threads on a busy two-core machine). An explicit setting wins.
     for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(_name, "1")
@@ -31,10 +37,15 @@ if "numpy" not in sys.modules:
 import numpy as np
 import numpy.typing as npt
 
-SIDE_INPUTS = 24 * 4 + 3
-INPUTS = 2 * SIDE_INPUTS
+RAW = 24 * 4
+SIDE_INPUTS = RAW + 8
+PAIR_INPUTS = 2
+INPUTS = 2 * SIDE_INPUTS + PAIR_INPUTS
+OUTPUTS = 5
+WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
 Array = npt.NDArray[np.float64]
 _PIPS = np.arange(26, dtype=np.float64)
+_PLACES = np.arange(26)
 
 
 def unpack_many(boards: Sequence[int]) -> npt.NDArray[np.uint8]:
@@ -52,29 +63,136 @@ _UNITS = np.array(
 )
 
 
+def _roll_table() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """For the 21 rolls: which distances (1–24) a checker can travel with it (a die, both dice
+    added, or up to four steps of a double) and the roll's weight out of 36."""
+    reach = np.zeros((24, 21))
+    weight = np.zeros(21)
+    k = 0
+    for high in range(1, 7):
+        for low in range(1, high + 1):
+            steps = [high, high * 2, high * 3, high * 4] if high == low else [high, low, high + low]
+            for d in steps:
+                if d <= 24:
+                    reach[d - 1, k] = 1
+            weight[k] = 1 if high == low else 2
+            k += 1
+    return reach, weight / 36
+
+
+_REACH, _ROLL_WEIGHT = _roll_table()
+# For the distance d (1-24) between a checker of the hitter at place a (0-24, its bar at 0, in
+# the blot owner's numbering) and a blot at b = a + d: the flat indexes a * 25 + b, grouped by d.
+_PAIRS = np.array([a * 25 + a + d for d in range(1, 25) for a in range(25 - d)])
+_STARTS = np.cumsum([0] + [25 - d for d in range(1, 24)])
+
+
+def shot_chance(own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
+    """For each row: the chance that ``other`` (counts in its own view) can hit a blot of
+    ``own`` (counts in its own view) with its next roll: some roll's die, sum of both dice or
+    steps of a double equals the distance from one of ``other``'s checkers (or its bar) to the
+    blot. Blocking points on the way are ignored: this is an input, not a rule."""
+    n = own.shape[0]
+    # the other side's checkers in ``own``'s numbering: its bar at 0, its point q at 25 - q
+    behind = np.empty((n, 25), dtype=bool)
+    behind[:, 0] = other[:, 25] > 0
+    behind[:, 1:] = other[:, 24:0:-1] > 0
+    blots = own[:, :25] == 1
+    blots[:, 0] = False
+    pairs = (behind[:, :, None] & blots[:, None, :]).reshape(n, 625)[:, _PAIRS]
+    distances = np.add.reduceat(pairs, _STARTS, axis=1) > 0
+    hits = (distances @ _REACH) > 0
+    return hits @ _ROLL_WEIGHT
+
+
+def _longest_run(made: npt.NDArray[np.bool_]) -> Array:
+    """The longest run of consecutive ``True`` in each row, counted up to six."""
+    weights = np.left_shift(1, np.arange(made.shape[1], dtype=np.int64))
+    mask = made.astype(np.int64) @ weights
+    run = np.zeros(made.shape[0])
+    for _ in range(6):
+        run += mask != 0
+        mask &= mask >> 1
+    return run
+
+
+def _side(own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8], out: Array) -> None:
+    """Fill ``out`` (rows of SIDE_INPUTS) with the inputs of ``own`` against ``other``."""
+    n = own.shape[0]
+    out[:, :RAW] = _UNITS[own[:, 1:25]].reshape(n, RAW)
+    bar = own[:, 25]
+    out[:, RAW] = bar >= 1
+    out[:, RAW + 1] = np.maximum(bar.astype(np.float64) - 1, 0) / 2
+    out[:, RAW + 2] = own[:, 0] / 15
+    out[:, RAW + 3] = own @ _PIPS / 200
+    out[:, RAW + 4] = shot_chance(own, other)
+    out[:, RAW + 5] = rearmost(own) / 25
+    made = own[:, 1:25] >= 2
+    out[:, RAW + 6] = _longest_run(made) / 6
+    out[:, RAW + 7] = made[:, :6].sum(axis=1) / 6
+
+
+def rearmost(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """The highest place (1–24, the bar 25) holding a checker in each row; 0 for none."""
+    return (((counts[:, 1:] > 0) * _PLACES[1:]).max(axis=1)).astype(np.int64)  # type: ignore[no-any-return]
+
+
+def encode_counts(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
+    """The inputs for positions given as rows of 26 counts (each side in its own view)."""
+    n = on_roll.shape[0]
+    out = np.empty((n, INPUTS))
+    _side(on_roll, other, out[:, :SIDE_INPUTS])
+    _side(other, on_roll, out[:, SIDE_INPUTS : 2 * SIDE_INPUTS])
+    out[:, -2] = rearmost(on_roll) + rearmost(other) >= 25
+    mine, theirs = on_roll @ _PIPS, other @ _PIPS
+    out[:, -1] = (theirs - mine) / (mine + theirs + 1)
+    return out
+
+
 def encode(on_roll: Sequence[int], other: Sequence[int]) -> Array:
     """The inputs for positions given as packed boards of the side on roll and the other side,
     each in its own view."""
     n = len(on_roll)
     counts = unpack_many([b for pair in zip(on_roll, other, strict=True) for b in pair])
     counts = counts.reshape(n, 2, 26)
-    out = np.empty((n, 2, SIDE_INPUTS))
-    out[:, :, :96] = _UNITS[counts[:, :, 1:25]].reshape(n, 2, 96)
-    out[:, :, 96] = counts[:, :, 25] * 0.5
-    out[:, :, 97] = counts[:, :, 0] / 15
-    out[:, :, 98] = counts @ _PIPS / 100
-    return out.reshape(n, INPUTS)
+    return encode_counts(counts[:, 0], counts[:, 1])
 
 
 def _sigmoid(x: Array) -> Array:
     return 1.0 / (1.0 + np.exp(-x))
 
 
-class Network:
-    """One hidden layer; ``win_chance`` of a batch of encoded positions."""
+def consistent(p: Array) -> Array:
+    """Probabilities made consistent in place: a backgammon is a gammon, a gammon a win."""
+    np.clip(p, 0.0, 1.0, out=p)
+    np.minimum(p[:, WIN_GAMMON], p[:, WIN], out=p[:, WIN_GAMMON])
+    np.minimum(p[:, WIN_BACKGAMMON], p[:, WIN_GAMMON], out=p[:, WIN_BACKGAMMON])
+    np.minimum(p[:, LOSE_GAMMON], 1 - p[:, WIN], out=p[:, LOSE_GAMMON])
+    np.minimum(p[:, LOSE_BACKGAMMON], p[:, LOSE_GAMMON], out=p[:, LOSE_BACKGAMMON])
+    return p
 
-    def __init__(self, w1: Array, b1: Array, w2: Array, b2: float) -> None:
-        self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, float(b2)
+
+def flip(p: Array) -> Array:
+    """The same outcomes seen from the other side: its win is our loss, its gammons ours."""
+    out = np.empty_like(p)
+    out[:, WIN] = 1 - p[:, WIN]
+    out[:, WIN_GAMMON] = p[:, LOSE_GAMMON]
+    out[:, WIN_BACKGAMMON] = p[:, LOSE_BACKGAMMON]
+    out[:, LOSE_GAMMON] = p[:, WIN_GAMMON]
+    out[:, LOSE_BACKGAMMON] = p[:, WIN_BACKGAMMON]
+    return out
+
+
+class Network:
+    """One hidden layer; ``probabilities`` of a batch of encoded positions."""
+
+    def __init__(self, w1: Array, b1: Array, w2: Array, b2: Array) -> None:
+        self.w1, self.b1 = w1, b1
+        self.w2, self.b2 = w2.reshape(w1.shape[1], -1), np.asarray(b2, dtype=np.float64).ravel()
+
+    @property
+    def hidden_units(self) -> int:
+        return int(self.w1.shape[1])
 
     @classmethod
     def random(cls, hidden: int, rng: np.random.Generator) -> Network:
@@ -82,8 +200,8 @@ class Network:
         return cls(
             rng.uniform(-0.1, 0.1, (INPUTS, hidden)),
             np.zeros(hidden),
-            rng.uniform(-0.1, 0.1, hidden),
-            0.0,
+            rng.uniform(-0.1, 0.1, (hidden, OUTPUTS)),
+            np.zeros(OUTPUTS),
         )
 
     @classmethod
@@ -93,7 +211,7 @@ class Network:
                 data["w1"].astype(np.float64),
                 data["b1"].astype(np.float64),
                 data["w2"].astype(np.float64),
-                float(data["b2"]),
+                data["b2"].astype(np.float64),
             )
 
     def save(self, path: Path | str) -> None:
@@ -102,25 +220,84 @@ class Network:
             w1=self.w1.astype(np.float32),
             b1=self.b1.astype(np.float32),
             w2=self.w2.astype(np.float32),
-            b2=np.float32(self.b2),
+            b2=self.b2.astype(np.float32),
         )
 
     def hidden(self, x: Array) -> Array:
         return _sigmoid(x @ self.w1 + self.b1)
 
+    def probabilities(self, x: Array) -> Array:
+        """The five outcome chances of the side on roll, one row per row of ``x``."""
+        return consistent(_sigmoid(self.hidden(x) @ self.w2 + self.b2))
+
     def win_chance(self, x: Array) -> Array:
         """The on-roll side's chance to win, one per row of ``x``."""
-        return _sigmoid(self.hidden(x) @ self.w2 + self.b2)
+        return self.probabilities(x)[:, WIN]
+
+
+class _Legacy(Network):
+    """The previous network (raw inputs, one output: the chance to win), read while its
+    successor is being trained."""
+
+    def probabilities(self, x: Array) -> Array:
+        out = np.zeros((x.shape[0], OUTPUTS))
+        out[:, WIN] = _sigmoid(self.hidden(x) @ self.w2[:, 0] + self.b2[0])
+        return out
+
+
+def _legacy_inputs(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
+    n = on_roll.shape[0]
+    counts = np.stack([on_roll, other], axis=1)
+    out = np.empty((n, 2, 99))
+    out[:, :, :96] = _UNITS[counts[:, :, 1:25]].reshape(n, 2, 96)
+    out[:, :, 96] = counts[:, :, 25] * 0.5
+    out[:, :, 97] = counts[:, :, 0] / 15
+    out[:, :, 98] = counts @ _PIPS / 100
+    return out.reshape(n, 198)
 
 
 @cache
 def shipped() -> Network:
     """The trained network that ships with the package."""
     with files(__package__).joinpath("network.npz").open("rb") as handle:
-        return Network.load(handle)
+        net = Network.load(handle)
+    if net.w1.shape[0] == 198:
+        return _Legacy(net.w1, net.b1, net.w2, net.b2)
+    return net
+
+
+def shipped_inputs(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
+    """The shipped network's inputs for rows of counts."""
+    if isinstance(shipped(), _Legacy):
+        return _legacy_inputs(on_roll, other)
+    return encode_counts(on_roll, other)
 
 
 def win_chances(on_roll: Sequence[int], other: Sequence[int]) -> Array:
-    """The shipped network's estimate for each position (packed boards of the side on roll and
-    the other side)."""
-    return shipped().win_chance(encode(on_roll, other))
+    """The shipped evaluation's chance to win for each position (packed boards of the side on
+    roll and the other side): the bear-off database where it applies, else the network."""
+    return outcome_chances(on_roll, other)[:, WIN]
+
+
+def outcome_chances(on_roll: Sequence[int], other: Sequence[int]) -> Array:
+    """The five outcome chances of the side on roll for each position (packed boards of the
+    side on roll and the other side): the bear-off database when both sides are bearing off,
+    else the network."""
+    n = len(on_roll)
+    counts = unpack_many([b for pair in zip(on_roll, other, strict=True) for b in pair])
+    counts = counts.reshape(n, 2, 26)
+    return chances_of_counts(counts[:, 0], counts[:, 1])
+
+
+def chances_of_counts(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
+    """``outcome_chances`` for rows of 26 counts (each side in its own view)."""
+    from . import bearoff
+
+    out = np.empty((on_roll.shape[0], OUTPUTS))
+    home = bearoff.both_home(on_roll, other)
+    if home.any():
+        out[home] = bearoff.chances(on_roll[home], other[home])
+    rest = ~home
+    if rest.any():
+        out[rest] = shipped().probabilities(shipped_inputs(on_roll[rest], other[rest]))
+    return out

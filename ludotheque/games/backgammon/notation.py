@@ -204,7 +204,7 @@ def explain_single(me: int, opp: int, src: int, dst: int, die: int, cap: int) ->
 
 def parse_play(state: BackgammonState, text: str) -> Play:
     """The unique legal play that ``text`` writes, or ``IllegalMove`` with the reason."""
-    legal = state.legal_moves()
+    legal = state.legal_plays()
     dice = state.dice
     assert dice is not None
     roll = str(dice)

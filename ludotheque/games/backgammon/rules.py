@@ -1,8 +1,11 @@
-"""Backgammon as the seed tells it (``seed``) and international backgammon without cube
-(``standard``): states, chance nodes, legal plays and position strings.
+"""Backgammon as the seed tells it (``seed``), international backgammon without cube
+(``standard``), and backgammon for points with the doubling cube (``money`` and ``match``):
+states, chance nodes, legal plays and position strings.
 
 A state holds both sides' checkers (packed, each in its own view), the side to move and the roll
-to play. Chance nodes: the opening (``to_move == "chance"`` with no side yet) and each roll.
+to play, and in ``money`` and ``match`` the stakes (``cube.Stakes``: the cube, the decision in
+progress, the match score). Chance nodes: the opening (``to_move == "chance"`` with no side yet)
+and each roll.
 """
 
 from __future__ import annotations
@@ -15,6 +18,34 @@ from typing import Any, NoReturn
 from ...core import CHANCE, Game, IllegalMove, InvalidPosition, Outcome, State, describe_value
 from .._numbers import read_number
 from . import board as B
+from . import cube as cube_rules
+from .cube import (
+    ACCEPT,
+    BACKGAMMON,
+    DECLINE,
+    DOUBLE,
+    DOUBLED,
+    DROP,
+    DROPPED,
+    DROPPED_REASON,
+    GAMMON,
+    MATCH,
+    MONEY,
+    NONE,
+    RESIGNATION_REASON,
+    RESIGNED,
+    RESIGNING,
+    ROLL,
+    ROLLING,
+    TAKE,
+    CubeAction,
+    Stakes,
+    multiplier,
+    next_crawford,
+    parse_tail,
+    read_action,
+    tail,
+)
 from .movegen import generate
 from .moves import OPENINGS, ROLLS, OpeningRoll, Play, Roll, Step, point_name
 
@@ -28,17 +59,21 @@ _UNSET: Any = object()
 
 @dataclass(frozen=True)
 class Ruleset:
-    """What distinguishes the rulesets: the cap on own checkers per point (0: none) and whether
-    the lower opening die starts."""
+    """What distinguishes the rulesets: the cap on own checkers per point (0: none), whether
+    the lower opening die starts, and what games are played for (``None``: single cubeless
+    games; ``"money"`` or ``"match"``: points, with the doubling cube)."""
 
     name: str
     cap: int
     lower_starts: bool
+    stakes: str | None = None
 
 
 RULESETS = {
     "seed": Ruleset("seed", 5, True),
     "standard": Ruleset("standard", 0, False),
+    MONEY: Ruleset(MONEY, 0, False, MONEY),
+    MATCH: Ruleset(MATCH, 0, False, MATCH),
 }
 
 
@@ -53,15 +88,16 @@ class BackgammonState(State):
     '24/18 24/18 13/7 13/7'
     """
 
-    __slots__ = ("_black", "_dice", "_game", "_moves", "_outcome", "_side", "_white")
+    __slots__ = ("_black", "_dice", "_game", "_moves", "_outcome", "_side", "_stakes", "_white")
 
     _game: BackgammonGame
     _white: int
     _black: int
     _side: int  # 0 white, 1 black, -1 no side (before the opening, or over)
     _dice: Roll | None
-    _moves: list[Play]
+    _moves: list[Any]
     _outcome: Outcome | None
+    _stakes: Stakes | None
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("states are immutable: play() returns a new state")
@@ -70,7 +106,10 @@ class BackgammonState(State):
         raise AttributeError("states are immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (self._game.ruleset, self._white, self._black, self._side, self._dice))
+        return (
+            _restore,
+            (self._game.ruleset, self._white, self._black, self._side, self._dice, self._stakes),
+        )
 
     # -- the protocol ----------------------------------------------------------------------
 
@@ -82,6 +121,12 @@ class BackgammonState(State):
     def to_move(self) -> str | None:
         if self.outcome() is not None:
             return None
+        stakes = self._stakes
+        if stakes is not None and self._side >= 0:
+            if stakes.pending == DOUBLED or stakes.pending == RESIGNING:
+                return SIDES[1 - self._side]
+            if self._dice is None and stakes.pending == NONE and stakes.may_double(self._side):
+                return SIDES[self._side]
         if self._side < 0 or self._dice is None:
             return CHANCE
         return SIDES[self._side]
@@ -100,13 +145,26 @@ class BackgammonState(State):
     def position(self) -> str:
         side = "-" if self._side < 0 else _LETTER[self._side]
         dice = "-" if self._dice is None else str(self._dice)
-        return f"W[{_checkers_text(self._white)}] B[{_checkers_text(self._black)}] {side} {dice}"
+        text = f"W[{_checkers_text(self._white)}] B[{_checkers_text(self._black)}] {side} {dice}"
+        if self._stakes is not None:
+            return f"{text} {tail(self._stakes)}"
+        return text
 
-    def legal_moves(self) -> list[Play]:
+    def legal_moves(self) -> list[Any]:
+        """The checker plays (``Play``) once the dice are rolled; at a cube decision ``roll``
+        and ``double``, after a double ``take`` and ``drop``, after an offer to resign
+        ``accept`` and ``decline`` (``CubeAction``)."""
         moves = self._moves
         if moves is _UNSET:
-            if self._dice is None or self._side < 0 or self.outcome() is not None:
+            stakes = self._stakes
+            if self._side < 0 or self.outcome() is not None:
                 moves = []
+            elif stakes is not None and stakes.pending == DOUBLED:
+                moves = [TAKE, DROP]
+            elif stakes is not None and stakes.pending == RESIGNING:
+                moves = [ACCEPT, DECLINE]
+            elif self._dice is None:
+                moves = [ROLL, DOUBLE] if self.to_move == SIDES[self._side] else []
             else:
                 me, opp = self._mover_boards()
                 dice = self._dice
@@ -115,26 +173,39 @@ class BackgammonState(State):
             object.__setattr__(self, "_moves", moves)
         return moves
 
+    def legal_plays(self) -> list[Play]:
+        """The legal checker plays of the roll to play (empty when no roll is to be played)."""
+        if self._dice is None or self.to_move != self.side:
+            return []
+        return self.legal_moves()
+
     def chance_outcomes(self) -> list[tuple[Any, float]]:
-        if self.outcome() is not None:
+        if self.to_move != CHANCE:
             return []
         if self._side < 0:
             return list(OPENINGS)
-        if self._dice is None:
-            return list(ROLLS)
-        return []
+        return list(ROLLS)
 
     def outcome(self) -> Outcome | None:
         result = self._outcome
         if result is _UNSET:
-            if self._white & 15 == B.CHECKERS:
-                result = Outcome(WHITE, BORNE_OFF)
+            stakes = self._stakes
+            if stakes is not None and stakes.ended:
+                reason = DROPPED_REASON if stakes.ended == DROPPED else RESIGNATION_REASON
+                result = Outcome(SIDES[1 - stakes.loser], reason)
+            elif self._white & 15 == B.CHECKERS:
+                result = Outcome(WHITE, self._borne_off_reason(self._black))
             elif self._black & 15 == B.CHECKERS:
-                result = Outcome(BLACK, BORNE_OFF)
+                result = Outcome(BLACK, self._borne_off_reason(self._white))
             else:
                 result = None
             object.__setattr__(self, "_outcome", result)
         return result
+
+    def _borne_off_reason(self, loser: int) -> str:
+        if self._stakes is None:
+            return BORNE_OFF
+        return (BORNE_OFF, GAMMON, BACKGAMMON)[multiplier(B.unpack(loser)) - 1]
 
     def parse_move(self, text: str) -> Any:
         from .notation import parse_chance, parse_play
@@ -144,8 +215,19 @@ class BackgammonState(State):
         over = self.outcome()
         if over is not None:
             raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
+        stakes = self._stakes
+        if stakes is not None:
+            checker_play = self._dice is not None and stakes.pending == NONE
+            if not (checker_play and text.strip().lower() == "pass"):
+                action = read_action(text)
+                if action is not None:
+                    return action
         if self.to_move == CHANCE:
             return parse_chance(self, text)
+        if self._dice is None or (stakes is not None and stakes.pending != NONE):
+            options = " or ".join(repr(str(m)) for m in self.legal_moves())
+            raise IllegalMove(f"cannot read {text.strip()[:40]!r} here: {self.to_move} chooses "
+                              f"{options}")  # fmt: skip
         return parse_play(self, text)
 
     def play(self, move: Any) -> BackgammonState:
@@ -154,20 +236,89 @@ class BackgammonState(State):
         over = self.outcome()
         if over is not None:
             raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
+        stakes = self._stakes
+        if isinstance(move, CubeAction):
+            return self._cube_action(move)
+        if stakes is not None and stakes.pending in (DOUBLED, RESIGNING):
+            what = "double: take or drop" if stakes.pending == DOUBLED else (
+                "offer to resign: accept or decline")  # fmt: skip
+            raise IllegalMove(f"{self.to_move} must first answer the {what}, not {_text(move)}")
         if self._side < 0:
             if not isinstance(move, OpeningRoll) or move.white == move.black:
                 raise IllegalMove(f"the game starts with the opening roll, not {_text(move)}")
             if not (1 <= move.white <= 6 and 1 <= move.black <= 6):
                 raise IllegalMove(f"{_text(move)} is not a roll of two dice")
             white_starts = (move.white < move.black) == self._game.lower_starts
-            return _make(self._game, self._white, self._black, 0 if white_starts else 1, move.roll)
+            return _make(self._game, self._white, self._black, 0 if white_starts else 1,
+                         move.roll, stakes)  # fmt: skip
         if self._dice is None:
+            if self.to_move != CHANCE:
+                raise IllegalMove(f"{SIDES[self._side]} decides first: 'double' or 'roll', not "
+                                  f"{_text(move)}")  # fmt: skip
             if not isinstance(move, Roll) or not (1 <= move.low <= move.high <= 6):
                 raise IllegalMove(f"{SIDES[self._side]} must roll the dice, not {_text(move)}")
-            return _make(self._game, self._white, self._black, self._side, move)
+            if stakes is not None and stakes.pending != NONE:
+                stakes = stakes._replace(pending=NONE)
+            return _make(self._game, self._white, self._black, self._side, move, stakes)
         if not isinstance(move, Play) or move not in self.legal_moves():
             raise IllegalMove(f"{_text(move)} is not a legal play here")
         return self._after(move.mover_after, move.opponent_after)
+
+    def _cube_action(self, action: CubeAction) -> BackgammonState:
+        """The state after a cube or resignation decision (see ``cube``)."""
+        stakes = self._stakes
+        if stakes is None:
+            raise IllegalMove(
+                f"{str(action)!r}: the {self._game.ruleset} ruleset plays single games without "
+                "the doubling cube (load 'money' or 'match' to play for points)"
+            )
+        side = self._side
+        game, white, black, dice = self._game, self._white, self._black, self._dice
+        kind = action.kind
+        if kind == "resign":
+            if side < 0 or self.to_move != SIDES[side] or stakes.pending != NONE:
+                raise IllegalMove(
+                    "a side offers to resign at one of its own decisions (before its roll, when "
+                    "it may double, or when it plays its roll)"
+                )
+            if action.value not in (1, 2, 3):
+                raise IllegalMove("a resignation is of a single game, a gammon or a backgammon")
+            return _make(game, white, black, side, dice,
+                         stakes._replace(pending=RESIGNING, offer=action.value))  # fmt: skip
+        if kind in ("accept", "decline"):
+            if stakes.pending != RESIGNING:
+                raise IllegalMove(f"{kind!r}: nobody has offered to resign")
+            if kind == "decline":
+                return _make(game, white, black, side, dice, stakes._replace(pending=NONE, offer=0))
+            ended = stakes._replace(pending=NONE, ended=RESIGNED, loser=side)
+            return _make(game, white, black, -1, None, ended)
+        if kind in ("take", "drop"):
+            if stakes.pending != DOUBLED:
+                raise IllegalMove(f"{kind!r}: nobody has doubled")
+            if kind == "drop":
+                ended = stakes._replace(pending=NONE, ended=DROPPED, loser=1 - side)
+                return _make(game, white, black, -1, None, ended)
+            taken = stakes._replace(pending=NONE, value=stakes.value * 2, owner=1 - side)
+            return _make(game, white, black, side, None, taken)
+        if kind in ("double", "roll"):
+            if side < 0 or dice is not None or stakes.pending != NONE:
+                raise IllegalMove(f"{kind!r}: a side doubles or rolls before its roll")
+            if not stakes.may_double(side):
+                raise IllegalMove(f"{SIDES[side]} may not double: {self._no_double_reason()}")
+            pending = DOUBLED if kind == "double" else ROLLING
+            return _make(game, white, black, side, None, stakes._replace(pending=pending))
+        raise IllegalMove(f"{str(action)!r} is not a backgammon decision")
+
+    def _no_double_reason(self) -> str:
+        stakes = self._stakes
+        assert stakes is not None and self._side >= 0
+        if stakes.owner == 1 - self._side:
+            return f"{SIDES[stakes.owner]} owns the cube"
+        if stakes.length and stakes.crawford:
+            return "nobody doubles in the Crawford game"
+        if stakes.length:
+            return f"the cube is dead: {stakes.value} more points win {SIDES[self._side]} the match"
+        return "the cube is at its highest value"
 
     # -- values ----------------------------------------------------------------------------
 
@@ -180,10 +331,112 @@ class BackgammonState(State):
             and self._side == other._side
             and self._dice == other._dice
             and self._game is other._game
+            and self._stakes == other._stakes
         )
 
     def __hash__(self) -> int:
-        return hash((self._white, self._black, self._side, self._dice))
+        if self._stakes is None:
+            return hash((self._white, self._black, self._side, self._dice))
+        return hash((self._white, self._black, self._side, self._dice, self._stakes))
+
+    # -- stakes ----------------------------------------------------------------------------
+
+    @property
+    def stakes(self) -> Stakes | None:
+        """The cube, the decision in progress and the match score (``money`` and ``match``);
+        ``None`` in the cubeless rulesets."""
+        return self._stakes
+
+    @property
+    def cube_value(self) -> int:
+        """The doubling cube's value (1 in the cubeless rulesets)."""
+        return 1 if self._stakes is None else self._stakes.value
+
+    @property
+    def cube_owner(self) -> str | None:
+        """The side that owns the cube, ``None`` while it is in the middle."""
+        if self._stakes is None or self._stakes.owner < 0:
+            return None
+        return SIDES[self._stakes.owner]
+
+    def may_double(self, side: str | None = None) -> bool:
+        """Whether ``side`` (the side on turn by default) could double before its roll now:
+        the cube allows it, whatever the moment of the turn."""
+        stakes = self._stakes
+        who = self.side if side is None else side
+        if stakes is None or who is None or self.outcome() is not None:
+            return False
+        return stakes.may_double(SIDES.index(who))
+
+    def points(self) -> int | None:
+        """The points the winner scores, once the game is over (``None`` before): the cube
+        times 1, 2 for a gammon, 3 for a backgammon (single with the Jacoby rule while the cube
+        is in the middle), or what was resigned times the cube, or the cube for a dropped
+        double. A cubeless game is worth 1."""
+        over = self.outcome()
+        if over is None:
+            return None
+        stakes = self._stakes
+        if stakes is None:
+            return 1
+        if stakes.ended == DROPPED:
+            return stakes.value
+        if stakes.ended == RESIGNED:
+            return stakes.value * (stakes.offer if stakes.gammons_count() else 1)
+        loser = self._black if over.winner == WHITE else self._white
+        kind = multiplier(B.unpack(loser))
+        return stakes.value * (kind if stakes.gammons_count() else 1)
+
+    def resignation_value(self, side: str) -> int:
+        """What ``side`` can still lose in this game, in the resignation's terms: 3 while a
+        backgammon is possible, 2 while a gammon is, else 1 (a side that has borne off a checker
+        can lose only a single game)."""
+        counts = self.board(side)
+        return multiplier(counts)
+
+    def points_if_resigned(self, side: str) -> int:
+        """The points the other side scores if ``side`` gives up the game now (a resignation of
+        everything it can still lose, as a record's resignation counts it)."""
+        stakes = self._stakes
+        if stakes is None:
+            return 1
+        value = self.resignation_value(side)
+        return stakes.value * (value if stakes.gammons_count() else 1)
+
+    def score_after(
+        self, winner: str | None = None, points: int | None = None
+    ) -> tuple[int, int] | None:
+        """White's and black's match scores after this game (``None`` before its end, and in
+        money play): the score before it plus the points won. ``winner`` and ``points`` stand
+        for a game ended outside the rules (a record's resignation)."""
+        stakes = self._stakes
+        if winner is None or points is None:
+            over = self.outcome()
+            winner, points = (None, None) if over is None else (over.winner, self.points())
+        if stakes is None or not stakes.length or points is None or winner is None:
+            return None
+        w, b = stakes.score
+        return (w + points, b) if winner == WHITE else (w, b + points)
+
+    def next_game(
+        self, winner: str | None = None, points: int | None = None
+    ) -> BackgammonState | None:
+        """The start of the next game once this one is over: in a match at the new score (the
+        Crawford game when it is due), ``None`` when the match is won; in money play a new
+        game with the same rules. ``None`` in the cubeless rulesets and before the end.
+        ``winner`` and ``points`` stand for a game ended outside the rules (a record's
+        resignation)."""
+        stakes = self._stakes
+        if stakes is None or (self.outcome() is None and winner is None):
+            return None
+        if not stakes.length:
+            return _make(self._game, _START, _START, -1, None, Stakes(jacoby=stakes.jacoby))
+        score = self.score_after(winner, points)
+        if score is None or max(score) >= stakes.length:
+            return None
+        crawford = next_crawford(stakes, score)
+        fresh = Stakes(length=stakes.length, score=score, crawford=crawford)
+        return _make(self._game, _START, _START, -1, None, fresh)
 
     # -- backgammon ------------------------------------------------------------------------
 
@@ -212,6 +465,8 @@ class BackgammonState(State):
         """
         from .turn import partial_turn
 
+        if self._stakes is not None and self._stakes.pending != NONE:
+            raise IllegalMove(f"there is no roll to play now: {self.to_move} decides first")
         return partial_turn(self, done)
 
     def pass_reason(self) -> str:
@@ -272,7 +527,7 @@ class BackgammonState(State):
     def _after(self, mover: int, opponent: int) -> BackgammonState:
         white, black = (mover, opponent) if self._side == 0 else (opponent, mover)
         over = mover & 15 == B.CHECKERS
-        return _make(self._game, white, black, -1 if over else 1 - self._side, None)
+        return _make(self._game, white, black, -1 if over else 1 - self._side, None, self._stakes)
 
 
 @dataclass(frozen=True)
@@ -299,7 +554,12 @@ class PartialTurn:
 
 
 def _make(
-    game: BackgammonGame, white: int, black: int, side: int, dice: Roll | None
+    game: BackgammonGame,
+    white: int,
+    black: int,
+    side: int,
+    dice: Roll | None,
+    stakes: Stakes | None = None,
 ) -> BackgammonState:
     state = object.__new__(BackgammonState)
     setter = object.__setattr__
@@ -310,15 +570,23 @@ def _make(
     setter(state, "_dice", dice)
     setter(state, "_moves", _UNSET)
     setter(state, "_outcome", _UNSET)
+    setter(state, "_stakes", stakes)
     return state
 
 
-def _restore(ruleset: str, white: int, black: int, side: int, dice: Roll | None) -> BackgammonState:
-    return _make(get_game(ruleset), white, black, side, dice)
+def _restore(
+    ruleset: str,
+    white: int,
+    black: int,
+    side: int,
+    dice: Roll | None,
+    stakes: Stakes | None = None,
+) -> BackgammonState:
+    return _make(get_game(ruleset), white, black, side, dice, stakes)
 
 
 def _text(move: object) -> str:
-    if isinstance(move, (Play, Roll, OpeningRoll)):
+    if isinstance(move, (Play, Roll, OpeningRoll, CubeAction)):
         return repr(str(move))
     return describe_value(move)
 
@@ -327,8 +595,10 @@ def _text(move: object) -> str:
 
 
 class BackgammonGame(Game):
-    """Backgammon: ``seed`` (five checkers at most on a point, the lower opening die starts) or
-    ``standard`` (no cap, the higher die starts). No cube, no gammons."""
+    """Backgammon: ``seed`` (five checkers at most on a point, the lower opening die starts),
+    ``standard`` (no cap, the higher die starts; single games, no cube, no gammons), ``money``
+    (standard checker play for points: the doubling cube, gammons, backgammons, the Jacoby
+    rule by default) or ``match`` (the same, in a match to N points with the Crawford game)."""
 
     name = "backgammon"
     rulesets = tuple(RULESETS)
@@ -343,9 +613,39 @@ class BackgammonGame(Game):
         self.ruleset = ruleset
         self.cap = rules.cap
         self.lower_starts = rules.lower_starts
+        self.stakes_kind = rules.stakes
 
-    def start(self) -> BackgammonState:
-        return _make(self, _START, _START, -1, None)
+    @property
+    def has_stakes(self) -> bool:
+        """True for the rulesets played for points with the doubling cube."""
+        return self.stakes_kind is not None
+
+    def start(
+        self,
+        *,
+        length: int | None = None,
+        score: tuple[int, int] = (0, 0),
+        crawford: bool = False,
+        jacoby: bool | None = None,
+    ) -> BackgammonState:
+        """A new game. ``match``: a match of ``length`` points (7 by default) at ``score``
+        (white's, black's; ``crawford`` when this is the Crawford game); ``money``: with the
+        Jacoby rule unless ``jacoby=False``. The cubeless rulesets take no options."""
+        kind = self.stakes_kind
+        if kind is None:
+            if length is not None or jacoby is not None or score != (0, 0) or crawford:
+                raise InvalidPosition(f"the {self.ruleset} ruleset plays single cubeless games: "
+                                      "it has no match or money options")  # fmt: skip
+            return _make(self, _START, _START, -1, None)
+        if kind == MONEY:
+            if length is not None or score != (0, 0) or crawford:
+                raise InvalidPosition("a money game has no match score: load the 'match' ruleset")
+            return _make(self, _START, _START, -1, None, cube_rules.money(jacoby is not False))
+        if jacoby is not None:
+            raise InvalidPosition("the Jacoby rule is for money play, not matches")
+        stakes = cube_rules.match(cube_rules.DEFAULT_LENGTH if length is None else length,
+                                  score, crawford)  # fmt: skip
+        return _make(self, _START, _START, -1, None, stakes)
 
     def evaluate(self, state: State, side: str) -> float:
         """The network's value for ``side`` (see ``games.backgammon.evaluation``)."""
@@ -381,7 +681,8 @@ class BackgammonGame(Game):
         return _parse_position(self, text)
 
     def from_xgid(self, text: str) -> BackgammonState:
-        """A state from an XGID (white is the bottom player; cube and score are ignored)."""
+        """A state from an XGID (white is the bottom player). The cube, the match score and
+        the Crawford or Jacoby flag are read in ``money`` and ``match``, ignored elsewhere."""
         from .ids import from_xgid
 
         return from_xgid(self, text)
@@ -395,15 +696,29 @@ class BackgammonGame(Game):
         return from_gnubg(self, text)
 
     def from_boards(
-        self, white: Sequence[int], black: Sequence[int], side: str | None, dice: str | None
+        self,
+        white: Sequence[int],
+        black: Sequence[int],
+        side: str | None,
+        dice: str | None,
+        stakes: Stakes | None = None,
     ) -> BackgammonState:
         """A state from 26 counts per side (index 0 off … 25 bar), validated like a position
-        string. ``side`` is ``"white"``/``"black"``/``None``; ``dice`` like ``"31"`` or ``None``.
+        string. ``side`` is ``"white"``/``"black"``/``None``; ``dice`` like ``"31"`` or ``None``;
+        ``stakes`` for the rulesets with a cube (a fresh game's when not given).
         """
         w = {p: n for p, n in enumerate(white) if p and n}
         b = {p: n for p, n in enumerate(black) if p and n}
         side_letter = "-" if side is None else {"white": "w", "black": "b"}.get(side, side)
         text = f"W[{_listing(w)}] B[{_listing(b)}] {side_letter} {'-' if dice is None else dice}"
+        if self.stakes_kind is not None:
+            if stakes is None:
+                fresh = self.start().stakes
+                assert fresh is not None
+                stakes = fresh
+            text = f"{text} {tail(stakes)}"
+        elif stakes is not None:
+            raise InvalidPosition(f"the {self.ruleset} ruleset has no doubling cube")
         return _parse_position(self, text)
 
 
@@ -440,6 +755,10 @@ def _checkers_text(board: int) -> str:
 _POSITION_RE = re.compile(
     r"\s*W\[(?P<w>[^\]]*)\]\s+B\[(?P<b>[^\]]*)\]\s+(?P<side>\S+)\s+(?P<dice>\S+)\s*",
     re.IGNORECASE,
+)
+_TAIL_RE = re.compile(
+    r"\s*(?P<head>W\[[^\]]*\]\s+B\[[^\]]*\]\s+\S+\s+\S+)\s+(?P<tail>\S.*?)\s*",
+    re.IGNORECASE | re.DOTALL,
 )
 # re.ASCII: ``\d`` is 0–9 only, and letters match only their ASCII cases
 _ENTRY_RE = re.compile(r"(?P<place>bar|\d+)(?:x(?P<n>\d+))?", re.IGNORECASE | re.ASCII)
@@ -483,7 +802,19 @@ def _parse_checkers(text: str, colour: str, cap: int) -> dict[int, int]:
 def _parse_position(game: BackgammonGame, text: object) -> BackgammonState:
     if not isinstance(text, str):
         raise InvalidPosition(f"a position must be a string, not {describe_value(text)}")
-    match = _POSITION_RE.fullmatch(text)
+    stakes: Stakes | None = None
+    head = text
+    if game.stakes_kind is not None:
+        with_tail = _TAIL_RE.fullmatch(text)
+        if with_tail is None:
+            if _POSITION_RE.fullmatch(text) is not None:
+                raise InvalidPosition(f"the {game.ruleset} ruleset plays with the doubling cube: "
+                                      f"{cube_rules.TAIL_HELP}")  # fmt: skip
+            raise InvalidPosition(f"cannot read {text.strip()[:80]!r}: {_FORMAT_HELP} "
+                                  "followed by the cube ('cube 1')")  # fmt: skip
+        head = with_tail["head"]
+        stakes = parse_tail(with_tail["tail"], game.stakes_kind)
+    match = _POSITION_RE.fullmatch(head)
     if match is None:
         raise InvalidPosition(f"cannot read {text.strip()[:80]!r}: {_FORMAT_HELP}")
     white = _parse_checkers(match["w"], "white", game.cap)
@@ -520,7 +851,40 @@ def _parse_position(game: BackgammonGame, text: object) -> BackgammonState:
     elif side_token == "-" and dice is not None:
         raise InvalidPosition("dice to play need a side to play them: write 'w' or 'b'")
     side = {"w": 0, "b": 1, "-": -1}[side_token]
-    return _make(game, w_board, b_board, side, dice)
+    if stakes is not None:
+        _check_stakes(stakes, side, dice, w_done or b_done)
+    return _make(game, w_board, b_board, side, dice, stakes)
+
+
+def _check_stakes(stakes: Stakes, side: int, dice: Roll | None, borne_off: bool) -> None:
+    """Refuse stakes that no game reaches with this side to move and these dice."""
+    if borne_off:
+        if stakes.pending or stakes.ended:
+            raise InvalidPosition("a game borne off has no pending decision and no other ending")
+        return
+    if stakes.ended:
+        if side >= 0 or dice is not None:
+            raise InvalidPosition("a game ended by a drop or a resignation has '-' for side "
+                                  "and dice")  # fmt: skip
+        return
+    if side < 0:
+        if dice is not None:
+            return  # refused by the caller
+        if stakes.value != 1 or stakes.pending:
+            raise InvalidPosition("before the opening roll the cube is in the middle at 1, with "
+                                  "no decision pending")  # fmt: skip
+        return
+    if stakes.pending in (ROLLING, DOUBLED):
+        word = "rolling" if stakes.pending == ROLLING else "doubled"
+        if dice is not None:
+            raise InvalidPosition(f"'{word}' comes before the roll: the dice must be '-'")
+        if not stakes.may_double(side):
+            raise InvalidPosition(f"'{word}': {SIDES[side]} may not double here")
+    if stakes.pending == RESIGNING and dice is None and not stakes.may_double(side):
+        raise InvalidPosition(
+            f"{SIDES[side]} has no decision before this roll (it may not double), so it cannot "
+            "offer to resign now"
+        )
 
 
 __all__ = [

@@ -1,0 +1,104 @@
+"""A one-sided bear-off database: for every way to place up to 15 checkers on the six points of
+a home board, how many rolls it takes to bear them all off, and how many to bear off the first.
+
+The database was computed by our own code (``tools/backgammon_bearoff.py``): a position's
+distribution mixes, over the 21 rolls, the distribution of the play that bears off fastest on
+average. When both sides are bearing off, the chances of the game follow from the two
+distributions, the side on roll counting its rolls first — exact for the race as each side plays
+it alone, which is how programs since Jellyfish's have read such databases.
+
+Positions are numbered by the combinatorial number system: the counts ``c1 … c6`` (point 1
+first) with running sums ``s_j`` map to ``sum(C(s_j + j - 1, j))``, a number below
+``C(21, 6) = 54,264``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+POINTS = 6
+CHECKERS = 15
+POSITIONS = comb(CHECKERS + POINTS, POINTS)
+Array = npt.NDArray[np.float64]
+_BINOMIAL = np.array([[comb(n, k) for k in range(POINTS + 1)] for n in range(CHECKERS + POINTS)])
+
+
+def index_of(counts: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """The database index of rows of six counts (points 1–6)."""
+    sums = np.cumsum(counts.astype(np.int64), axis=1) + np.arange(POINTS)
+    return _BINOMIAL[sums, np.arange(1, POINTS + 1)].sum(axis=1)  # type: ignore[no-any-return]
+
+
+def index_one(counts: tuple[int, ...] | list[int]) -> int:
+    """The database index of one home board (counts of points 1–6)."""
+    total = 0
+    running = 0
+    for j, n in enumerate(counts, start=1):
+        running += n
+        total += comb(running + j - 1, j)
+    return total
+
+
+@cache
+def tables() -> tuple[Array, Array]:
+    """``(rolls, first)``: per position, the chance to need exactly ``n`` rolls (column ``n``)
+    to bear off every checker, and to bear off the first one."""
+    with files(__package__).joinpath("bearoff.npz").open("rb") as handle, np.load(handle) as data:
+        rolls = data["rolls"].astype(np.float64)
+        first = data["first"].astype(np.float64)
+    rolls /= rolls.sum(axis=1, keepdims=True)
+    first /= first.sum(axis=1, keepdims=True)
+    return rolls, first
+
+
+def both_home(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Rows (26 counts per side) where both sides have every checker home or borne off."""
+    away = np.asarray(a[:, 7:].any(axis=1) | b[:, 7:].any(axis=1), dtype=np.bool_)
+    return ~away
+
+
+def _survival(dist: Array) -> Array:
+    """``out[:, n]`` = the chance of needing ``n`` rolls or more."""
+    tail = np.cumsum(dist[:, ::-1], axis=1)[:, ::-1]
+    return np.concatenate([tail, np.zeros((dist.shape[0], 1))], axis=1)
+
+
+def chances(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
+    """The five outcome chances of the side on roll when both sides are bearing off (rows of 26
+    counts, each side in its own view): win, win gammon, win backgammon (never here), lose
+    gammon, lose backgammon (never)."""
+    rolls, first = tables()
+    width = rolls.shape[1]
+    a = index_of(on_roll[:, 1:7])
+    b = index_of(other[:, 1:7])
+    pa, pb = rolls[a], rolls[b]
+    # the side on roll wins when it needs no more rolls than the other: its n-th roll comes
+    # before the other's n-th
+    win = (pa * _survival(pb)[:, :width]).sum(axis=1)
+    out = np.zeros((len(a), 5))
+    out[:, 0] = win
+    # a gammon: the loser has all fifteen on the board and the winner finishes before the
+    # loser's first checker comes off
+    gammonable_b = other[:, 0] == 0
+    gammonable_a = on_roll[:, 0] == 0
+    if gammonable_b.any():
+        fb = first[b[gammonable_b]]
+        out[gammonable_b, 1] = (pa[gammonable_b] * _survival(fb)[:, :width]).sum(axis=1)
+    if gammonable_a.any():
+        fa = first[a[gammonable_a]]
+        # the other side wins a gammon when it finishes strictly before our first checker is off
+        out[gammonable_a, 3] = (pb[gammonable_a] * _survival(fa)[:, 1 : width + 1]).sum(axis=1)
+    return out
+
+
+def expected_rolls(counts: tuple[int, ...] | list[int]) -> float:
+    """The average number of rolls that one home board (counts of points 1–6) needs to bear
+    off, playing to bear off fastest on average."""
+    rolls, _ = tables()
+    dist = rolls[index_one(counts)]
+    return float(dist @ np.arange(dist.shape[0]))
