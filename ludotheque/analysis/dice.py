@@ -89,6 +89,8 @@ class DiceSearch:
         first = self.first
         mover = state.to_move
         if mover == CHANCE:
+            if plies == 1:
+                return self._average_best(state)
             return sum(
                 p * self.value(state.play(o), first, plies) for o, p in state.chance_outcomes()
             )
@@ -98,6 +100,32 @@ class DiceSearch:
             return best if mover == first else -best
         results = [self.value(c, first, plies - 1) for c in children]
         return max(results) if mover == first else min(results)
+
+    def _average_best(self, state: State) -> float:
+        """A chance node's value for the first side at one ply: the best play's evaluation for
+        each outcome, averaged; every outcome's plays are evaluated in one batch."""
+        first = self.first
+        outcomes = state.chance_outcomes()
+        afters = [state.play(o) for o, _ in outcomes]
+        batch: list[State] = []
+        spans: list[tuple[int, int, str]] = []
+        for after in afters:
+            if after.outcome() is not None or after.to_move == CHANCE:
+                spans.append((-1, -1, ""))
+                continue
+            children = [after.play(m) for m in after.legal_moves()]
+            spans.append((len(batch), len(batch) + len(children), str(after.to_move)))
+            batch += children
+        scores = values(batch, first) if batch else []
+        total = 0.0
+        for (_, p), after, (lo, hi, mover) in zip(outcomes, afters, spans, strict=True):
+            if lo < 0:
+                v = self.value(after, first, 1)
+            else:
+                v = max(scores[lo:hi]) if mover == first else min(scores[lo:hi])
+                self._cache.setdefault((after, 1), v)
+            total += p * v
+        return total
 
     def luck(self, state: State, outcome: Any) -> tuple[str, float]:
         """The side that plays after chance node ``state`` gives ``outcome``, and the luck of

@@ -418,7 +418,7 @@ class TreeSearch:
             children.append(child)
             if score > best:
                 best, best_move = score, move
-                if score >= beta:
+                if score >= beta or score >= WIN - (ply + 1) * STEP:  # nothing beats a win now
                     self.killers[ply] = move
                     return best, best_move
         children.sort(key=lambda c: -c.score)
