@@ -112,9 +112,8 @@ def main() -> None:
     args = parser.parse_args()
     positions = sample_positions(args.positions, args.seed)
     print(f"{len(positions)} positions (standard, seed {args.seed}); GNU Backgammon 0-ply")
-    print(
-        f"{'strength':<9} {'=equity choice':>15} {'=win choice':>12} {'gnubg eq. lost':>15} {'CPU s':>7}"
-    )
+    columns = ("=equity choice", 15), ("=win choice", 12), ("gnubg eq. lost", 15), ("CPU s", 7)
+    print(f"{'strength':<9} " + " ".join(f"{name:>{width}}" for name, width in columns))
     for strength in args.strength:
         r = agreement(positions, strength)
         print(
