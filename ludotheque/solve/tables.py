@@ -277,6 +277,8 @@ class Tables:
         position = from_state(state)
         if position.side == 0:
             return self.code(position)
+        if self.sub(position.layer, position.flight) is None:
+            return None
         codes = []
         for move in state.legal_moves():
             child = state.play(move)

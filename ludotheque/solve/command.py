@@ -1,0 +1,82 @@
+"""``ludotheque solve general``: build the General's tables beyond those shipped in the
+package (10 to 16 rebels) into the user's data directory, and print what they say.
+
+The work is resumable: each finished sub-layer is kept (``raw/`` beside the tables) until the
+whole build is done, so a stopped run starts again where it stopped. It needs numba
+(``pip install 'ludotheque[solve]'``), about 3 GB of memory and a few hours of one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+SHIPPED_TOP = 8
+"""The package holds the tables up to this many rebels."""
+
+
+def add_parser(commands: Any) -> None:
+    """Add ``solve`` to the subcommands of ``ludotheque`` (``commands``: argparse's
+    ``add_subparsers()``)."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "solve", help="solve the General: build its tables (needs the solve extra)"
+    )
+    parser.add_argument("game", choices=("general",), help="the game to solve (the General)")
+    parser.add_argument(
+        "--dir", type=Path, help="where the tables go (default: LUDOTHEQUE_TABLES, else "
+        "solve/general in your data directory)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--top", type=int, default=16, choices=(6, 8, 10, 12, 14, 16),
+        help="solve up to this many rebels (default 16: the whole game)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--keep-raw", action="store_true",
+        help="keep the solver's own files (both sides to move, 2.2 GB for the whole game)",
+    )  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve, write the tables, print the verdicts on the start and the openings."""
+    from . import kernels
+
+    if not kernels.HAVE_NUMBA:
+        print("ludotheque: solving needs numba: pip install 'ludotheque[solve]'", file=sys.stderr)
+        return 2
+    from .retrograde import Progress, RawStore, solve
+    from .tables import Tables, file_name, side_codes, user_folder, write
+
+    folder: Path = args.dir or user_folder()
+    raw = RawStore(folder / "raw")
+
+    def log(text: str) -> None:
+        print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
+
+    log(f"tables in {folder}")
+    wanted = [(k, f) for k in (6, 8, 10, 12, 14, 16) if k <= args.top for f in (0, 1)]
+    missing = [
+        (k, f) for k, f in wanted if k > SHIPPED_TOP and not (folder / file_name(k, f)).exists()
+    ]
+    if missing:
+        solve(raw, args.top, Progress(sys.stderr), log=log)
+        for k, f in missing:
+            path = write(side_codes(raw.load(k, f), k), k, f, folder / file_name(k, f), False)
+            log(f"wrote {path} ({path.stat().st_size / 2**20:,.0f} MB)")
+    if not args.keep_raw and raw.folder.exists():
+        shutil.rmtree(raw.folder)
+    tables = Tables([folder, Path(__file__).resolve().parent / "data"])
+    from ..games.general.rules import GAME
+    from .report import opening_verdicts
+
+    start = tables.verdict(GAME.start())
+    if start is None:
+        log(f"the tables reach {tables.top()} rebels; the start needs 16")
+        return 0
+    log(f"the start: {start.describe()} ({start.plies} plies)")
+    for move, verdict in opening_verdicts(tables):
+        log(f"  after {move}: {verdict.describe() if verdict else 'unknown'}")
+    return 0
