@@ -14,6 +14,7 @@ from .ai.levels import agent_names, make_agent
 from .analysis.command import add_parser as add_analyse_parser
 from .core import InvalidPosition, UnknownGame
 from .record import Record
+from .solve.command import add_parser as add_solve_parser
 
 SIDE_OPTIONS = ("rebels", "general", "white", "black", "imperium")
 PLAYER_KINDS = ("human", *agent_names())
@@ -73,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--ruleset")
     arena.add_argument("--save", type=Path, help="write every game's record into this folder")
     add_analyse_parser(commands)
+    add_solve_parser(commands)
     return parser
 
 
@@ -236,6 +238,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .analysis.command import run
 
         return run(args)
+    if args.command == "solve":
+        from .solve.command import run as solve
+
+        return solve(args)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 
