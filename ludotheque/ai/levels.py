@@ -19,7 +19,7 @@ from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 
 LEVELS = ("easy", "medium", "hard")
-ALGORITHMS = ("random", "greedy", "mcts", "alphabeta", "expectimax")
+ALGORITHMS = ("random", "greedy", "mcts", "alphabeta", "expectimax", "perfect")
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,10 @@ def make_agent(game: str, name: str, seed: int | None = None, ruleset: str | Non
         return MCTSAgent(seed, Budget(iterations=400), cutoff=40)
     if name == "alphabeta":
         return AlphaBetaAgent(seed, Budget(iterations=3), beam=5 if game == "defiance" else None)
+    if name == "perfect":  # the General only: play from its solved tables
+        from .perfect import make_perfect
+
+        return make_perfect(game, seed)
     if name == "expectimax":
         return ExpectimaxAgent(seed, Budget(iterations=2), beam=4)
     raise ValueError(f"unknown player {name!r}; choose from: {', '.join(agent_names())}")
