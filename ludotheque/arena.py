@@ -3,10 +3,17 @@
 Player A takes the first side in even-numbered games and the second in odd ones. Each game is a
 record (seeded dice, repetition and turn-limit draws as the game defines them), so any game of
 a match can be saved, replayed and checked.
+
+Games played for points (backgammon's ``money`` and ``match`` rulesets, with the doubling cube)
+are scored in points as well as wins: in money play each game is worth what the winner scored
+(the cube, gammons, backgammons), and the report gives A's points per game with its interval; in
+``match`` each contest is a whole match to ``length`` points (a chain of game records), won or
+lost, and the report also gives the points per game of all its games.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -15,10 +22,11 @@ from pathlib import Path
 from typing import TextIO
 
 from . import load
+from .ai.agent import Agent
 from .ai.levels import make_agent
 from .core import CHANCE
 from .record import Record
-from .stats import elo_interval, wilson
+from .stats import Z95, elo_interval, wilson
 
 MAX_PLIES = 5000  # a safety net: every game here ends long before
 
@@ -33,6 +41,21 @@ class GameResult:
     reason: str
     plies: int
     record: str | None = None
+    points: int | None = None  # what the winner scored (games played for points)
+    game_points: tuple[int, ...] = ()  # a match's games: A's points, won (+) or lost (-)
+    records: tuple[str, ...] = ()  # a match's game records after the first
+
+    @property
+    def a_points(self) -> int | None:
+        """A's net points in this contest: + what it won, - what it lost (``None`` when the
+        game is not played for points)."""
+        if self.game_points:
+            return sum(self.game_points)
+        if self.points is None:
+            return None
+        if self.winner is None:
+            return 0
+        return self.points if self.winner == self.a_side else -self.points
 
 
 @dataclass
@@ -68,10 +91,30 @@ class MatchResult:
             out[side] = (wins, draws, len(games) - wins - draws)
         return out
 
+    def points_per_game(self) -> tuple[float, float, float, int] | None:
+        """A's points per game (money play, or every game of the matches) with a 95% normal
+        interval and the number of games: ``(mean, low, high, games)``; ``None`` when the games
+        are not played for points."""
+        values: list[int] = []
+        for r in self.results:
+            if r.game_points:
+                values.extend(r.game_points)
+            elif r.points is not None:
+                values.append(r.a_points or 0)
+        if not values:
+            return None
+        n = len(values)
+        mean = sum(values) / n
+        variance = sum((v - mean) ** 2 for v in values) / max(n - 1, 1)
+        half = Z95 * math.sqrt(variance / n)
+        return mean, mean - half, mean + half, n
+
     def report(self) -> str:
-        """The match in a few lines: wins per side, draws, win rate and Elo with 95% intervals."""
+        """The match in a few lines: wins per side, draws, win rate and Elo with 95% intervals;
+        for games played for points, A's points per game with its interval."""
         n = len(self.results)
-        lines = [f"{self.a} vs {self.b} at {self.game} ({self.ruleset}), {n} games:"]
+        unit = "matches" if any(r.game_points for r in self.results) else "games"
+        lines = [f"{self.a} vs {self.b} at {self.game} ({self.ruleset}), {n} {unit}:"]
         for side, (w, d, lost) in self.by_side().items():
             lines.append(f"  {self.a} as {side}: {w} won, {d} drawn, {lost} lost")
         low, high = wilson(self.a_wins, n)
@@ -88,13 +131,29 @@ class MatchResult:
         for r in self.results:
             reasons[r.reason] = reasons.get(r.reason, 0) + 1
         lines.append("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+        points = self.points_per_game()
+        if points is not None:
+            mean, low, high, games = points
+            total = sum(r.a_points or 0 for r in self.results)
+            lines.append(
+                f"  {self.a}'s points: {total:+d} in {games} games, {mean:+.3f} a game "
+                f"(95% interval {low:+.3f} to {high:+.3f})"
+            )
         return "\n".join(lines)
 
 
 def play_game(
-    game_name: str, ruleset: str | None, a: str, b: str, index: int, seed: int, keep: bool
+    game_name: str,
+    ruleset: str | None,
+    a: str,
+    b: str,
+    index: int,
+    seed: int,
+    keep: bool,
+    length: int | None = None,
 ) -> GameResult:
-    """Play game number ``index`` of a match (A on the first side when ``index`` is even)."""
+    """Play game number ``index`` of a match (A on the first side when ``index`` is even); in
+    backgammon's ``match`` ruleset, a whole match to ``length`` points (7 by default)."""
     game = load(game_name, ruleset)
     first, second = game.sides
     a_side = first if index % 2 == 0 else second
@@ -103,10 +162,41 @@ def play_game(
         a_side: make_agent(game_name, a, seed=base + 1),
         game.opponent(a_side): make_agent(game_name, b, seed=base + 2),
     }
-    record = Record.new(
-        game, players={s: getattr(agents[s], "name", "?") for s in game.sides},
-        seed=f"arena-{seed}-{index}",
+    players = {s: getattr(agents[s], "name", "?") for s in game.sides}
+    start = None
+    if getattr(game, "stakes_kind", None) == "match":
+        start = game.start(length=length).position()  # type: ignore[call-arg]
+    first_record = Record.new(game, start=start, players=players, seed=f"arena-{seed}-{index}")
+    record: Record | None = first_record
+    plies = 0
+    kept: list[str] = []
+    game_points: list[int] = []
+    last = first_record
+    while record is not None:
+        last = record
+        plies += _play_out(record, agents)
+        if keep:
+            kept.append(record.to_json())
+        if start is None:
+            break
+        points = record.points()
+        outcome = record.outcome()
+        if points is None or outcome is None or outcome.winner is None:
+            break  # unfinished: the match stops here
+        game_points.append(points if outcome.winner == a_side else -points)
+        record = record.next_game(seed=f"arena-{seed}-{index}-{len(game_points)}")
+    outcome = last.outcome()
+    winner, reason = (outcome.winner, outcome.reason) if outcome else (None, "unfinished")
+    if start is not None:
+        reason = "match" if outcome else "unfinished"
+    return GameResult(
+        index, a_side, winner, reason, plies, kept[0] if kept else None,
+        points=last.points(), game_points=tuple(game_points), records=tuple(kept[1:]),
     )  # fmt: skip
+
+
+def _play_out(record: Record, agents: dict[str, Agent]) -> int:
+    """Play a record to its end (or the safety net); the number of moves played."""
     plies = 0
     while record.outcome() is None and plies < MAX_PLIES:
         state = record.state
@@ -115,12 +205,10 @@ def play_game(
             continue
         record.play(agents[str(state.to_move)].choose(state))
         plies += 1
-    outcome = record.outcome()
-    winner, reason = (outcome.winner, outcome.reason) if outcome else (None, "unfinished")
-    return GameResult(index, a_side, winner, reason, plies, record.to_json() if keep else None)
+    return plies
 
 
-def _play(args: tuple[str, str | None, str, str, int, int, bool]) -> GameResult:
+def _play(args: tuple[str, str | None, str, str, int, int, bool, int | None]) -> GameResult:
     return play_game(*args)
 
 
@@ -134,11 +222,13 @@ def run_match(
     ruleset: str | None = None,
     save: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    length: int | None = None,
 ) -> MatchResult:
-    """Play ``games`` games of A against B (``jobs`` processes) and collect the results."""
+    """Play ``games`` games of A against B (``jobs`` processes) and collect the results; in
+    backgammon's ``match`` ruleset each is a match to ``length`` points (7 by default)."""
     g = load(game, ruleset)
     match = MatchResult(game, g.ruleset, a, b, (g.sides[0], g.sides[1]))
-    work = [(game, ruleset, a, b, i, seed, save is not None) for i in range(games)]
+    work = [(game, ruleset, a, b, i, seed, save is not None, length) for i in range(games)]
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
 
@@ -146,6 +236,9 @@ def run_match(
         match.results.append(result)
         if save is not None and result.record is not None:
             (save / f"{game}-{result.index:05d}.json").write_text(result.record, encoding="utf-8")
+            for k, text in enumerate(result.records, start=2):
+                path = save / f"{game}-{result.index:05d}-game{k:02d}.json"
+                path.write_text(text, encoding="utf-8")
         if progress is not None:
             progress(len(match.results), games)
 

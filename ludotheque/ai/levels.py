@@ -62,20 +62,29 @@ def _general() -> dict[str, Level]:
 
 
 def _backgammon() -> dict[str, Level]:
+    # The backgammon player (``ai.backgammon``) plays every ruleset: the cubeless ones by the
+    # chance to win, money and match play with the cube by cubeful equity and match equity.
+    from .backgammon import BackgammonAgent
+
     return {
         "easy": Level(
-            lambda s: GreedyAgent(s, temperature=0.09, name="easy"),
-            "one play ahead, often not the best of those",
+            lambda s: BackgammonAgent(
+                s, Budget(iterations=1), temperature=0.09, cube_noise=0.06, name="easy"
+            ),
+            "one play ahead, often not the best of those; rough cube decisions",
         ),
         # A little noise keeps the levels apart: in backgammon the dice decide so much that the
         # exact one-ply player loses only ~56% to the two-ply search in trial matches.
         "medium": Level(
-            lambda s: GreedyAgent(s, temperature=0.04, name="medium"),
-            "one play ahead, now and then not the best of those",
+            lambda s: BackgammonAgent(
+                s, Budget(iterations=1), temperature=0.04, cube_noise=0.02, name="medium"
+            ),
+            "one play ahead, now and then not the best of those; fair cube decisions",
         ),
         "hard": Level(
-            lambda s: ExpectimaxAgent(s, Budget(iterations=2, seconds=1.6), beam=10, name="hard"),
-            "expectimax two plies through every roll, on the ten best candidates",
+            lambda s: BackgammonAgent(s, Budget(iterations=2, seconds=1.6), beam=10, name="hard"),
+            "two plies through every roll on the ten best candidates; cube decisions one roll "
+            "ahead",
         ),
     }
 

@@ -82,3 +82,42 @@ def test_arena_rejects_bad_arguments() -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert result.returncode == 2 and "at least 1" in result.stderr
+
+
+def test_money_games_are_scored_in_points(tmp_path: Path) -> None:
+    match = run_match("backgammon", "random", "easy", 6, seed=4, jobs=1, ruleset="money",
+                      save=tmp_path)  # fmt: skip
+    for result in match.results:
+        record = Record.from_json((tmp_path / f"backgammon-{result.index:05d}.json").read_text())
+        assert result.points == record.points() and result.points is not None
+        assert result.points >= record.state.cube_value  # type: ignore[attr-defined]
+        signed = result.points if result.winner == result.a_side else -result.points
+        assert result.a_points == signed
+    mean, low, high, games = match.points_per_game()  # type: ignore[misc]
+    assert games == 6 and low <= mean <= high
+    assert mean == pytest.approx(sum(r.a_points or 0 for r in match.results) / 6)
+    assert "random's points:" in match.report() and "a game (95% interval" in match.report()
+
+
+def test_a_match_ruleset_contest_is_a_whole_match(tmp_path: Path) -> None:
+    match = run_match("backgammon", "random", "random", 2, seed=5, jobs=1, ruleset="match",
+                      save=tmp_path, length=3)  # fmt: skip
+    for result in match.results:
+        assert result.reason == "match" and result.game_points
+        first = tmp_path / f"backgammon-{result.index:05d}.json"
+        files = [first, *sorted(tmp_path.glob(f"backgammon-{result.index:05d}-game*.json"))]
+        assert len(files) == len(result.game_points)
+        last = Record.from_json(files[-1].read_text())
+        final = last.state.score_after()  # type: ignore[attr-defined]
+        if last.outcome() is not None and last.outcome().reason == "resignation":  # type: ignore[union-attr]
+            continue
+        assert max(final) >= 3
+        a_index = 0 if result.a_side == "white" else 1
+        a_won = final[a_index] >= 3
+        assert a_won == (result.winner == result.a_side)
+    assert "2 matches" in match.report()
+
+
+def test_cubeless_games_report_no_points() -> None:
+    match = run_match("backgammon", "random", "random", 2, seed=1, jobs=1, ruleset="standard")
+    assert match.points_per_game() is None and "points" not in match.report()
