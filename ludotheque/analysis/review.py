@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core import CHANCE, Game, IllegalMove, State
 from ..record import Record
+from .calibration import win_chance
 from .dice import DiceSearch
 from .labels import EQUITY, LUCK_LABELS, MISTAKE, WIN, WIN_BANDS, label, luck_label
 from .model import (
@@ -103,10 +104,12 @@ class Analyst:
             win = 0.0
             if line.proven:
                 proof = make_proof(self.game.opponent(mover), plies_to_end(score), mover)
-        else:
-            win = (score + 1) / 2
-            if line.proven and score == 0.0:
+        elif score == 0.0:  # the line ends in a draw (evaluations are never exactly 0)
+            win = 0.5
+            if line.proven:
                 proof = make_proof(None, None, mover)
+        else:
+            win = win_chance(self.game.name, score, mover == self.game.sides[0])
         return MoveValue(str(line.move), _r(win), None, line.depth, line.exact, proof)
 
     def position_value(self, state: State, side: str, **context: Any) -> MoveValue:
@@ -247,9 +250,7 @@ def _decide(
             loss = max(0.0, top_value.win - mine.win)
         loss = _r(loss)
         name = label(loss, measure)
-        if measure == WIN and _throws_away_win(top_value, mine, side) and name is None:
-            name = MISTAKE
-        elif measure == WIN and _throws_away_win(top_value, mine, side):
+        if measure == WIN and _throws_away_win(top_value, mine, side):
             name = _worse(name, MISTAKE)
     kind = MOVE
     if analyst.chance and any(str(m) in CUBE_MOVES for m in legal):
