@@ -514,8 +514,8 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     return [x, slotY(isTop, Math.min(b[side][Number(place)], 4))];
   }
 
-  // A play that has just arrived: each checker travels its way (one after the other), and a
-  // checker it hits goes to the bar.
+  // A play that has just arrived: each checker travels its way (each a little after the one
+  // before), and a checker it hits goes to the bar.
   function animate(found) {
     if (found.entry.text === "pass") return;
     const side = found.entry.side;
@@ -552,7 +552,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
         const [hx, hy] = [x, slotY(isTop, 0)];
         slide(victim, hx - vx, hy - vy, { delay: delay + 280 * (offsets.length - 1), duration: 280 });
       }
-      delay += 280 * offsets.length;
+      delay += 160; // the next checker sets off before this one lands: the whole play stays short
     }
     if (any) svg.dataset.animations = String(Number(svg.dataset.animations || 0) + 1);
   }

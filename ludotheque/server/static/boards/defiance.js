@@ -320,9 +320,9 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     if (stage === "command" && view) {
       for (const m of view.command_moves) {
         if (commandSrc && m.src !== commandSrc) continue;
-        const seen = targets.get(m.dst) || new Set();
-        for (const c of m.captures) seen.add(c);
-        targets.set(m.dst, seen);
+        const gains = targets.get(m.dst) || new Set();
+        for (const c of m.captures) gains.add(c);
+        targets.set(m.dst, gains);
       }
     }
     const movers = new Set(stage === "command" && view ? view.command_moves.map((m) => m.src) : []);
