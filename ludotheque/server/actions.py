@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from .service import WATCH, GameError, GameService, GameSession, say
 from .snapshot import snapshot
+from .timing import check_flag, claim
 
 
 class Body(BaseModel):
@@ -86,6 +87,15 @@ async def _resign(s: Seat, _body: Body) -> None:
     await s.service.resign(s.session, s.seat)
 
 
+async def _claim(s: Seat, _body: Body) -> None:
+    await claim(s.service, s.session, s.seat)
+
+
+async def _flag(s: Seat, _body: Body) -> None:
+    """Anyone on the game may say that a clock reached zero: the server looks at its own."""
+    await check_flag(s.service, s.session)
+
+
 async def _rematch(s: Seat, _body: Body) -> dict[str, Any]:
     new, token = await s.service.rematch(s.session, s.seat, s.token)
     page = "watch" if s.seat == WATCH else "play"  # a watcher follows the rematch as one
@@ -102,6 +112,8 @@ ACTIONS: dict[str, Action] = {
         Action("undo-answer", AnswerBody, _undo_answer),
         Action("resign", Body, _resign),
         Action("rematch", Body, _rematch, reply="rematch"),
+        Action("claim", Body, _claim),
+        Action("flag", Body, _flag),
     )
 }
 

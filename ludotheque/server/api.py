@@ -6,6 +6,7 @@ finished games are public by id.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -64,6 +65,8 @@ class NewGame(BaseModel):
     side: str | None = Field(default=None, max_length=16)
     level: str | None = Field(default=None, max_length=16)
     position: str | None = Field(default=None, max_length=2000)
+    control: str | None = Field(default=None, max_length=16)  # a time control ("5+3")
+    rated: bool = False  # against the computer, signed in, with a clock
 
 
 NOT_PUBLIC = Text("only finished games are public", "seules les parties finies sont publiques")
@@ -77,7 +80,8 @@ def seat_language(conn: HTTPConnection) -> str:
 async def create_game(
     service: GameService, limits: RateLimits, conn: HTTPConnection, spec: NewGame
 ) -> tuple[Any, dict[str, str], str]:
-    """Create a game for a client (counted against its creation limit)."""
+    """Create a game for a client (counted against its creation limit). A signed-in player
+    who plays the computer plays under their name (rated if they asked, with a clock)."""
     limits.check("create", address(conn))
     if spec.mode not in ("local", "computer", "friend"):
         raise GameError(
@@ -85,7 +89,16 @@ async def create_game(
                 "requête mal formée : le mode est l'un de local, computer, friend"),
             "bad-request", 400,
         )  # fmt: skip
-    created = await service.create(**spec.model_dump())
+    from .ranking import computer_people
+
+    person = getattr(conn.state, "who", None)
+    user = person.user if person is not None else None
+    people = await computer_people(conn.app.state.users, spec, user)
+    if spec.rated and not people:
+        from .accounts import SIGN_IN_REQUIRED, AccountError
+
+        raise AccountError(SIGN_IN_REQUIRED, "sign-in-required", 403)
+    created = await service.create(**spec.model_dump(), people=people)
     return created.session, created.seats, created.watch
 
 
@@ -98,6 +111,12 @@ async def api_create(
 ) -> dict[str, Any]:
     message = read_json(await request.body(), settings.max_body, settings.max_depth)
     spec = validated(NewGame, message)
+    from .identity import require_csrf, signed_in_request, who
+
+    if signed_in_request(request):  # a session cookie authorises it: it must be ours
+        request.state.who = await who(request)
+        if request.state.who.user is not None:
+            require_csrf(request, request.state.who)
     session, seats, watch = await create_game(service, limits, request, spec)
     async with session.lock:
         view = snapshot(session, BOTH if spec.mode != "friend" else WATCH)
@@ -184,10 +203,26 @@ class Hub:
         self.rooms: dict[str, dict[WebSocket, str]] = {}
         self.per_address: dict[str, int] = {}
         self.known: dict[WebSocket, tuple[int, int]] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
 
     def join(self, session: GameSession, socket: WebSocket, seat: str) -> None:
         self.rooms.setdefault(session.id, {})[socket] = seat
         session.clients += 1
+
+    def seated(self, session: GameSession, seat: str) -> int:
+        """How many of this process's sockets hold ``seat`` of the game."""
+        return sum(1 for s in self.rooms.get(session.id, {}).values() if s == seat)
+
+    def send_later(self, socket: WebSocket, text: str) -> None:
+        """Send ``text`` to ``socket`` without waiting (a closed socket is left alone)."""
+
+        async def send() -> None:
+            with contextlib.suppress(Exception):
+                await socket.send_text(text)
+
+        task = asyncio.get_running_loop().create_task(send())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def leave(self, session: GameSession, socket: WebSocket) -> None:
         room = self.rooms.get(session.id, {})
@@ -274,18 +309,33 @@ async def websocket(
         except GameError as exc:
             await refuse(socket, exc, 4404 if exc.status == 404 else 4400)
             return
+        from .identity import who
+        from .timing import presence, watched_presence
+
+        person = await who(socket)
         hub.join(session, socket, seat)
         try:
+            if hub.seated(session, seat) == 1 and seat in session.presence:
+                await presence(service, session, seat, True)  # the player is back
             async with session.lock:
                 first = hub.view(session, socket, seat)
             await socket.send_json(first)
+            chat = socket.app.state.chat
+            talk = await chat.history(session, seat, person)
+            if talk is not None:
+                await socket.send_json(talk)
             while True:
                 raw = await socket.receive_text()
-                await handle(socket, Seat(service, session, seat, token), raw, settings, limits)
+                await handle(
+                    socket, Seat(service, session, seat, token), raw, settings, limits, person
+                )
         except GONE:
             pass
         finally:
             hub.leave(session, socket)
+            if hub.seated(session, seat) == 0 and watched_presence(session, seat):
+                with contextlib.suppress(Exception):
+                    await presence(service, session, seat, False)  # the player left
     finally:
         left = hub.per_address.get(where, 1) - 1
         if left > 0:
@@ -295,9 +345,15 @@ async def websocket(
 
 
 async def handle(
-    socket: WebSocket, seat: Seat, raw: str, settings: Settings, limits: RateLimits
+    socket: WebSocket,
+    seat: Seat,
+    raw: str,
+    settings: Settings,
+    limits: RateLimits,
+    person: Any = None,
 ) -> None:
-    """One message from a socket: an action, ``sync`` or ``ping``; refusals are messages."""
+    """One message from a socket: an action, ``sync``, ``ping`` or ``chat`` (a message in the
+    seat's chat, from ``person``); refusals are messages."""
     message: dict[str, Any] = {}
     try:
         message = read_json(raw, settings.max_message, settings.max_depth)
@@ -309,6 +365,10 @@ async def handle(
             return
         if kind == "ping":
             await socket.send_json({"type": "pong"})
+            return
+        if kind == "chat" and person is not None:
+            chat = socket.app.state.chat
+            await chat.send(seat.session, seat.seat, person, message.get("text"))
             return
         action = ACTIONS.get(kind) if isinstance(kind, str) else None
         if action is None:

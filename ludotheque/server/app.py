@@ -28,9 +28,11 @@ from .computer import ComputerPool
 from .db import make_engine, migrate, session_factory
 from .guard import Guard, RateLimits
 from .pages import router as pages_router
+from .secret import server_secret
 from .service import GameError, GameService
 from .settings import Settings
-from .worker import Worker
+from .users import Users
+from .worker import CHORES, Worker
 
 HERE = Path(__file__).parent
 log = logging.getLogger("ludotheque.app")
@@ -50,6 +52,13 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     hub = Hub()
     service = GameService(session_factory(engine), settings, bus, on_change=hub.broadcast)
     limits = RateLimits({"create": settings.create_per_minute, "change": settings.moves_per_minute})
+    users = Users(service)
+    secret = server_secret(settings, engine)
+    from .chatting import Chat
+    from .lobby import Lobby
+
+    lobby = Lobby(service, users, bus, secret)
+    chat = Chat(service, bus, hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -61,7 +70,11 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
             pool = ComputerPool(settings.computer_workers)
             worker = Worker(service, pool)
             tasks.append(asyncio.create_task(worker.run(stop)))
+        # flag falls and ratings never wait behind a computer that thinks
+        chores = Worker(service, None, kinds=CHORES)
+        tasks.append(asyncio.create_task(chores.run(stop)))
         tasks.append(asyncio.create_task(_sweep(service, stop)))
+        tasks.append(asyncio.create_task(lobby.run(stop)))
         with contextlib.suppress(Exception):
             await service.resume_legacy()
         try:
@@ -84,8 +97,17 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.state.hub = hub
     app.state.settings = settings
     app.state.limits = limits
+    app.state.users = users
+    app.state.secret = secret
+    app.state.lobby = lobby
+    app.state.chat = chat
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    from .account_pages import router as account_router
+    from .lobby_routes import router as lobby_router
+
     app.include_router(pages_router)
+    app.include_router(account_router)
+    app.include_router(lobby_router)
     app.include_router(api_router)
     app.include_router(live)
     app.add_middleware(Guard, max_body=settings.max_body)

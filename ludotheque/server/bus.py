@@ -1,9 +1,10 @@
 """Live updates between processes: a small publish/subscribe interface and two engines.
 
 A change to a game is announced on channel ``game`` (payload ``"<game id> <seq>"``) and a new
-job on channel ``job``. Announcements are made inside the transaction that makes the change
-(``publish_in``), so that nobody hears of a change that was not committed, and again once it is
-committed (``committed``), for the in-memory engine.
+job on channel ``job``; the lobby's seeks and pairings on ``lobby``, and chat messages on
+``chat`` (see ``lobby`` and ``chatting``). Announcements are made inside the transaction that
+makes the change (``publish_in``), so that nobody hears of a change that was not committed, and
+again once it is committed (``committed``), for the in-memory engine.
 
 - ``MemoryBus``: one process; subscribers hear of committed changes at once. The default, so
   that ``ludotheque serve`` needs nothing but SQLite.
@@ -29,7 +30,7 @@ log = logging.getLogger("ludotheque.bus")
 # A listener decides at once (most notices concern nobody here) and returns the work to do
 # later, if any: only then is a task made.
 Listener = Callable[[str], Awaitable[None] | None]
-CHANNELS = ("game", "job")
+CHANNELS = ("game", "job", "lobby", "chat")
 PREFIX = "ludotheque_"
 
 

@@ -1,10 +1,13 @@
-"""Storage: games, their seats (capability tokens) and their append-only event log.
+"""Storage: games, their seats (capability tokens) and their append-only event log; accounts,
+ratings, the lobby's seeks and the games' chat.
 
 A game's state is never stored: it is rebuilt by replaying its events (moves, rolls, undos,
-resignations) through a record, which re-validates every move. The log's unique
-``(game_id, seq)`` decides races between server processes: of two changes written at the same
-place in a game's log, the database accepts exactly one. Computer moves (and later analyses) are
-rows of ``jobs``, taken by workers. The schema is managed by Alembic
+resignations, the clock's state after each change, the end on time) through a record, which
+re-validates every move. The log's unique ``(game_id, seq)`` decides races between server
+processes: of two changes written at the same place in a game's log, the database accepts
+exactly one. Computer moves, flag falls and rating updates are rows of ``jobs``, taken by
+workers. A seek is paired by a conditional update (``status = 'open'``): of two processes
+accepting one seek, one wins. The schema is managed by Alembic
 (``ludotheque/server/migrations``); SQLite runs in WAL mode.
 """
 
@@ -17,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Engine,
     Float,
@@ -72,6 +76,11 @@ class GameRow(Base):
     to_move: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # the last change, for archiving games left unfinished for a long time
     updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the time control (``clocks.TimeControl`` key; None: no clock), whether the game is rated,
+    # and whether it is listed in the lobby's games being played (lobby games are)
+    control: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SeatRow(Base):
@@ -113,7 +122,7 @@ class JobRow(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    kind: Mapped[str] = mapped_column(String(16))  # computer
+    kind: Mapped[str] = mapped_column(String(16))  # computer | clock | rate
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     seq: Mapped[int] = mapped_column(Integer)  # the log position the job answers
     status: Mapped[str] = mapped_column(String(16), default="queued")  # queued|running|done|failed
@@ -124,6 +133,136 @@ class JobRow(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class UserRow(Base):
+    """An account, or one of the computer's levels (``level`` set, no password): those have
+    ratings too, so that a player sees how strong each level is."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(32))
+    # the look-alike skeleton (``accounts.username_key``): two names with one key cannot exist
+    username_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class LoginRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie, and when it was last used."""
+
+    __tablename__ = "logins"
+
+    token_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PlayerRow(Base):
+    """Who plays a side of a game: an account (``user_id``), an anonymous visitor of the lobby
+    (``visitor``: the hash of their cookie), the computer (neither); the rating they had
+    when the game began and, once it is rated, how it changed."""
+
+    __tablename__ = "game_players"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    side: Mapped[str] = mapped_column(String(16), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    visitor: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    provisional: Mapped[bool] = mapped_column(Boolean, default=True)
+    change: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class RatingRow(Base):
+    """A player's Glicko-2 rating in one game and ruleset, with their results there."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "game", "ruleset", "rating"),)
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    last_played: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RatingHistoryRow(Base):
+    """A rating after one rated game: the points of a profile's chart."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    ruleset: Mapped[str] = mapped_column(String(32))
+    game_id: Mapped[str] = mapped_column(String(32))
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SeekRow(Base):
+    """A player waiting in the lobby: an open challenge, a quick-pairing seek, or a challenge
+    to a named player. ``status`` goes from ``open`` to ``paired`` (with ``game_id``) by a
+    conditional update, or to ``cancelled``, ``declined`` or ``expired``. ``seen_at`` is
+    renewed while the owner's lobby page is open; a seek not seen for a while is gone."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (Index("ix_seeks_status_created", "status", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # open | quick
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    visitor: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(32), nullable=True)  # None: anonymous
+    game: Mapped[str] = mapped_column(String(32))
+    ruleset: Mapped[str] = mapped_column(String(32))
+    control: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    side: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    opponent_key: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    opponent_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)
+    seen_at: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(12), default="open")
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class ChatRow(Base):
+    """A chat message, kept with its game (not in its move log): the players' or the
+    watchers' channel."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    sender: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class SettingRow(Base):
+    """Values every process of a deployment shares (the CSRF secret on PostgreSQL)."""
+
+    __tablename__ = "server_settings"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 def is_sqlite(url: str) -> bool:

@@ -6,6 +6,8 @@ browser's ``Accept-Language``); the browser gets the same dictionary for what it
 
 from __future__ import annotations
 
+from .words import PLACE
+
 LANGUAGES = ("en", "fr")
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -375,6 +377,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "dd.progress": "Points clés rebelles dans {n} secteurs sur 4",
     },
 }
+
+
+for _lang, _words in PLACE.items():  # accounts, lobby, clocks, ratings, chat (words.py)
+    TEXTS[_lang].update(_words)
 
 
 def pick_language(cookie: str | None, accept_language: str | None) -> str:

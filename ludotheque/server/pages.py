@@ -1,4 +1,8 @@
-"""The pages: home, game (play, watch, replay), archive, rules, dice, errors."""
+"""The pages: home, game (play, watch, replay), archive, rules, dice, errors.
+
+Every page knows who is looking (``identity.who``, a dependency of the whole router): the
+header shows their name or the way to sign in, and forms carry their CSRF token.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +18,9 @@ from ..ai.levels import LEVELS
 from . import boards, diagrams
 from .actions import validated
 from .api import LimitsDep, NewGame, ServiceDep, create_game
+from .clocks import PRESETS
 from .i18n import LANGUAGES, TEXTS, pick_language, translate
+from .identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
 from .service import BOTH, WATCH, GameError
 
 HERE = Path(__file__).parent
@@ -37,18 +43,31 @@ Lang = Annotated[str, Depends(language)]
 
 
 def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A page in the visitor's language (its words are given to the browser as JSON data)."""
+    """A page in the visitor's language (its words are given to the browser as JSON data),
+    for the person looking at it (their name in the header, their CSRF token in forms)."""
     lang = language(request)
+    person: Who | None = getattr(request.state, "who", None)
 
     def t(key: str, **values: object) -> str:
         return translate(lang, key, **values)
 
-    return templates.TemplateResponse(
+    csrf = token_for(request, person) if person is not None else ""
+    response = templates.TemplateResponse(
         request,
         name,
-        {"t": t, "lang": lang, "texts": TEXTS[lang], "path": request.url.path, **context},
+        {"t": t, "lang": lang, "texts": TEXTS[lang], "path": request.url.path,
+         "user": person.user if person else None, "csrf": csrf, "csrf_field": CSRF_FIELD,
+         **context},
         status_code=status,
-    )
+    )  # fmt: skip
+    if person is not None:
+        remember(response, request, person)
+    return response
+
+
+async def looking(request: Request) -> None:
+    """Who is looking at the page, for ``page`` (the router's dependency)."""
+    request.state.who = await who(request)
 
 
 def error_page(request: Request, exc: GameError) -> HTMLResponse:
@@ -57,7 +76,16 @@ def error_page(request: Request, exc: GameError) -> HTMLResponse:
     )
 
 
-router = APIRouter()
+router = APIRouter(dependencies=[Depends(looking)])
+
+
+def presets() -> dict[str, list[dict[str, str]]]:
+    """Each game's time-control presets, for the forms: key and label in both languages."""
+    return {
+        game: [{"key": c.key, "en": c.label()("en"), "fr": c.label()("fr"), "speed": c.speed}
+               for c in controls]
+        for game, controls in PRESETS.items()
+    }  # fmt: skip
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -71,7 +99,7 @@ async def home(request: Request) -> HTMLResponse:
         for name, rulesets in available_games().items()
         if name in boards.available()
     ]
-    return page(request, "home.html", games=games, levels=LEVELS)
+    return page(request, "home.html", games=games, levels=LEVELS, presets=presets())
 
 
 @router.get("/lang/{code}")
@@ -148,6 +176,9 @@ def _text(value: Any, limit: int) -> str | None:
 async def new_from_form(request: Request, service: ServiceDep, limits: LimitsDep) -> Response:
     form = await request.form()
     try:
+        person: Who = request.state.who
+        if person.user is not None:  # the session cookie authorises it: it must be ours
+            require_csrf(request, person, form.get(CSRF_FIELD))
         spec = validated(
             NewGame,
             {
@@ -157,6 +188,8 @@ async def new_from_form(request: Request, service: ServiceDep, limits: LimitsDep
                 "side": _text(form.get("side"), 16),
                 "level": _text(form.get("level"), 16),
                 "position": _text(form.get("position"), 2000),
+                "control": _text(form.get("control"), 16),
+                "rated": form.get("rated") == "on",
             },
         )
         _session, seats, watch = await create_game(service, limits, request, spec)

@@ -1,7 +1,9 @@
 """The move log's hot path on PostgreSQL: one statement, one round trip, on the event loop.
 
-Every move appends to a game's log, updates the game's summary row, may queue the computer's
-job, and announces itself on the bus. Through the ORM in a thread that was four round trips
+Every move appends to a game's log, updates the game's summary row, may queue jobs (the
+computer's move; the flag fall at the clock's deadline, the older clock jobs of the game then
+closed as obsolete; the rating of a rated game that just ended), and announces itself on the
+bus. Through the ORM in a thread that was four round trips
 (insert, update, notify, commit), a thread hand-off each way and SQLAlchemy's statement
 machinery: measured with ``bench/load.py``, two thirds of a server's CPU per move. Here it is
 one prepared statement whose data-modifying ``WITH`` clauses all run in one implicit
@@ -43,6 +45,26 @@ class Append:
     job_not_before: float | None  # None: no job
     job_created: float
     notify: bool  # send the bus's notices (only where the bus is LISTEN/NOTIFY)
+    clock_not_before: float | None = None  # the running clock's deadline (None: no clock job)
+    clock_reset: bool = False  # the clock changed: the game's queued clock jobs are obsolete
+    rate: bool = False  # a rated game ended: its rating job
+
+    def jobs(self) -> list[tuple[str, float]]:
+        """The jobs this change queues: (kind, not before)."""
+        out: list[tuple[str, float]] = []
+        if self.job_not_before is not None:
+            out.append(("computer", self.job_not_before))
+        if self.clock_not_before is not None:
+            out.append(("clock", self.clock_not_before))
+        if self.rate:
+            out.append(("rate", self.job_created))
+        return out
+
+    @property
+    def wakes_workers(self) -> bool:
+        """Whether the job channel is told (a clock job is for later: the workers that serve
+        it look for it on their own at most a second late)."""
+        return self.job_not_before is not None or self.rate
 
 
 APPEND = f"""
@@ -59,11 +81,13 @@ WITH ev AS (
         reason = %(reason)s::text,
         to_move = %(to_move)s::text
     WHERE id = %(gid)s
+), o AS (
+    UPDATE jobs SET status = 'done', error = 'obsolete', finished_at = %(created)s::float8
+    WHERE %(clock_reset)s::bool AND game_id = %(gid)s AND kind = 'clock' AND status = 'queued'
 ), j AS (
     INSERT INTO jobs (kind, game_id, seq, status, attempts, not_before, created_at)
-    SELECT 'computer', %(gid)s, %(end)s::int, 'queued', 0, %(not_before)s::float8,
-           %(created)s::float8
-    WHERE %(job)s::bool
+    SELECT t.k, %(gid)s, %(end)s::int, 'queued', 0, t.nb, %(created)s::float8
+    FROM unnest(%(job_kinds)s::text[], %(job_times)s::float8[]) AS t(k, nb)
 )
 SELECT pg_notify(n.c, n.p)
 FROM (VALUES (1, '{PREFIX}game', %(payload)s::text), (2, '{PREFIX}job', %(gid)s::text))
@@ -88,8 +112,10 @@ def parameters(change: Append) -> dict[str, Any]:
         "winner": change.winner,
         "reason": change.reason,
         "to_move": change.to_move,
-        "job": change.job_not_before is not None,
-        "not_before": change.job_not_before or 0.0,
+        "job": change.wakes_workers,
+        "job_kinds": [kind for kind, _ in change.jobs()],
+        "job_times": [when for _, when in change.jobs()],
+        "clock_reset": change.clock_reset,
         "created": change.job_created,
         "payload": f"{change.game_id} {end}",
         "notify": change.notify,

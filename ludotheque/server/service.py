@@ -30,11 +30,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .. import load
 from ..ai.levels import LEVELS
-from ..core import CHANCE, IllegalMove, InvalidPosition, UnknownGame
+from ..core import CHANCE, IllegalMove, InvalidPosition, Outcome, UnknownGame
 from ..record import Record
 from .boards import available
 from .bus import Bus, MemoryBus, PostgresBus
-from .db import EventRow, GameRow, JobRow, SeatRow, now, token_hash
+from .db import EventRow, GameRow, JobRow, PlayerRow, SeatRow, now, token_hash
+from .people import Person
 from .pglog import Append, PgLog, Refused
 from .settings import Settings
 
@@ -89,6 +90,9 @@ class Conflict(Exception):
 
 
 NO_GAME = Text("there is no such game", "cette partie n'existe pas")
+NO_UNDO_RATED = Text(
+    "moves are not taken back in a rated game", "on ne reprend pas de coup dans une partie classée"
+)
 NOTHING_TO_UNDO = Text(
     "there is no move of yours to take back", "vous n'avez aucun coup à reprendre"
 )
@@ -131,6 +135,19 @@ class GameSession:
     clients: int = 0  # this process's open sockets on the game (they keep it in memory)
     history_cache: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
     history_epoch: int = field(default_factory=next_epoch)
+    # the table (see timing.py, people.py and ranking.py): the time control and the clock
+    # after the last change (``clocks.Clock``), the log place where the clock was last set,
+    # whether the game is rated and listed, who plays each side, since when a player has
+    # been away, and how the ratings changed once the game was rated
+    control: str | None = None
+    clock: Any = None
+    clock_seq: int = 0
+    rated: bool = False
+    public: bool = False
+    people: dict[str, Person] = field(default_factory=dict)
+    presence: dict[str, float] = field(default_factory=dict)
+    rating_changes: dict[str, Any] | None = None
+    now: Callable[[], float] = field(default=time.time, repr=False)  # the clocks' time
 
     @property
     def ply(self) -> int:
@@ -191,6 +208,7 @@ class GameService:
         self.loading: dict[str, asyncio.Future[GameSession]] = {}
         self.heard_while_loading: dict[str, int] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.now: Callable[[], float] = time.time  # the clocks' time (tests set their own)
         self.bus.subscribe("game", self._heard)
         # SQLite has one writer at a time: one thread for it (more would only wait on its lock)
         sqlite = (
@@ -228,9 +246,23 @@ class GameService:
         position: str | None = None,
         rematch_of: GameSession | None = None,
         with_seats: bool = True,
+        control: str | None = None,
+        rated: bool = False,
+        public: bool = False,
+        people: dict[str, Person] | None = None,
+        tokens: dict[str, str] | None = None,
+        claim: Extra | None = None,
+        game_id: str | None = None,
     ) -> Created:
-        """Create a game (with its opening rolls, and the computer's job if it moves first);
-        raises ``GameError`` for anything unknown or invalid."""
+        """Create a game (with its opening rolls, its clock started, and the computer's job if
+        it moves first); raises ``GameError`` for anything unknown or invalid.
+
+        ``control`` is a time control (``clocks.TimeControl`` key; ``None``: no clock);
+        ``rated`` games need a clock and an account (or a computer level) on each side, given
+        in ``people``; ``tokens`` are the seat tokens to use (side or ``watch`` -> token)
+        instead of new ones; ``claim`` runs in the transaction that creates the game (the
+        lobby's pairing: if it raises, there is no game); ``game_id`` is the new game's id
+        (default: a new random one)."""
         if game not in available():
             raise GameError(
                 say("unknown game {game!r}; the games are {games}",
@@ -277,6 +309,9 @@ class GameService:
             computer_side = g.opponent(human)
         else:
             level = None
+        from .timing import checked_control
+
+        control = checked_control(g.name, control, rated, mode, people or {}, position)
         try:
             record = Record.new(g, start=position or None)
         except InvalidPosition as exc:
@@ -286,32 +321,52 @@ class GameService:
         players: dict[str, str] = {
             s: (level or "medium") if s == computer_side else "human" for s in g.sides
         }
-        record.players = dict(players)
-        game_id = secrets.token_urlsafe(8)
+        people = dict(people or {})
+        record.players = {s: people[s].name or who if s in people else who
+                          for s, who in players.items()}  # fmt: skip
+        game_id = game_id or secrets.token_urlsafe(8)
+        given = dict(tokens or {})
         seats: dict[str, str]
         if not with_seats:
             seats = {}
         elif mode == "friend":
-            seats = {s: new_token() for s in g.sides}
+            seats = {s: given.get(s) or new_token() for s in g.sides}
         else:
-            seats = {BOTH: new_token()}
-        watch = new_token()
+            seats = {BOTH: given.get(BOTH) or new_token()}
+        watch = given.get(WATCH) or new_token()
         session = GameSession(
-            game_id, g.name, g.ruleset, mode, players, computer_side, level, record
-        )
+            game_id, g.name, g.ruleset, mode, players, computer_side, level, record,
+            control=control, rated=rated, public=public, people=people,
+        )  # fmt: skip
+        from .timing import new_clock
+
+        session.now = lambda: self.now()
+        session.clock = new_clock(session)
         events = self._advance(session)
+        self._timed(session, events, self.now())
         row = GameRow(
             id=game_id, game=g.name, ruleset=g.ruleset, mode=mode, start=record.start,
             players=players, computer_side=computer_side, level=level, seed=record.seed or "",
-            rematch_of=rematch_of.id if rematch_of else None,
+            rematch_of=rematch_of.id if rematch_of else None, control=control, rated=rated,
+            public=public,
         )  # fmt: skip
 
         def first(db: Session) -> None:
+            if claim is not None:
+                claim(db)
             db.add(row)
             db.flush()
             for seat_side, token in seats.items():
                 db.add(SeatRow(token_sha256=token_hash(token), game_id=game_id, side=seat_side))
             db.add(SeatRow(token_sha256=token_hash(watch), game_id=game_id, side=WATCH))
+            for side, person in people.items():
+                db.add(
+                    PlayerRow(
+                        game_id=game_id, side=side, user_id=person.user_id,
+                        visitor=person.visitor, rating=person.rating,
+                        provisional=person.provisional,
+                    )
+                )  # fmt: skip
             db.flush()
 
         if rematch_of is None:
@@ -333,6 +388,7 @@ class GameService:
                 old.record, old.rematch_id = backup, None
                 raise
             session.seq = len(events)
+            session.clock_seq = session.seq
             self._announce_commit(session)
         self.games[game_id] = session
         return Created(session, seats, watch)
@@ -394,17 +450,19 @@ class GameService:
         if not isinstance(game_id, str) or len(game_id) > 32:
             raise GameError(NO_GAME, "not-found", 404)
 
-        def read() -> tuple[GameRow | None, list[EventRow]]:
+        def read() -> tuple[GameRow | None, list[EventRow], dict[str, Person]]:
             with self.sessions() as db:
                 row = db.get(GameRow, game_id)
                 if row is None:
-                    return None, []
+                    return None, [], {}
                 events = db.scalars(
                     select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)
                 ).all()
-                return row, list(events)
+                from .ranking import people_of
 
-        row, events = await self.run_db(read)
+                return row, list(events), people_of(db, game_id)
+
+        row, events, people = await self.run_db(read)
         if row is None:
             raise GameError(NO_GAME, "not-found", 404)
         record = Record.new(
@@ -413,11 +471,15 @@ class GameService:
         )  # fmt: skip
         session = GameSession(
             row.id, row.game, row.ruleset, row.mode, dict(row.players), row.computer_side,
-            row.level, record, rematch_id=row.rematch_id,
+            row.level, record, rematch_id=row.rematch_id, control=row.control,
+            rated=bool(row.rated), public=bool(row.public), people=people,
         )  # fmt: skip
+        session.now = lambda: self.now()
         for ev in events:
             _replay(session, ev.kind, ev.data)
             session.seq = ev.seq + 1
+            if _sets_clock(ev.kind, ev.data):
+                session.clock_seq = session.seq
         return session
 
     async def refresh(self, session: GameSession) -> bool:
@@ -443,11 +505,17 @@ class GameService:
         for ev in events:
             _replay(session, ev.kind, ev.data)
             session.seq = ev.seq + 1
+            if _sets_clock(ev.kind, ev.data):
+                session.clock_seq = session.seq
         if events:
-            task = asyncio.get_running_loop().create_task(self._announce(session))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            self.announce_soon(session)
         return bool(events)
+
+    def announce_soon(self, session: GameSession) -> None:
+        """Announce ``session`` to this process's sockets once the caller lets go of it."""
+        task = asyncio.get_running_loop().create_task(self._announce(session))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def _heard(self, payload: str) -> Awaitable[None] | None:
         """A change announced on the bus: the refresh to make if this process holds the game
@@ -543,6 +611,13 @@ class GameService:
         summary row and, when the computer is due, its job."""
         over = session.record.outcome()
         stamp = time.time()
+        clock = session.clock
+        clocked = any(_sets_clock(kind, data) for kind, data in events)
+        deadline = clock.deadline() if clocked and clock is not None else None
+        rate = (
+            session.rated and over is not None and over.reason not in UNRATED
+            and any(kind in ENDINGS for kind, _ in events)
+        )  # fmt: skip
         return Append(
             game_id=session.id, seq=session.seq, events=events, stamp=now(),
             rematch_id=session.rematch_id, over=over is not None,
@@ -551,6 +626,7 @@ class GameService:
             to_move=None if over is not None else session.record.state.to_move,
             job_not_before=stamp + self.settings.computer_delay if session.computer_due else None,
             job_created=stamp, notify=isinstance(self.bus, PostgresBus),
+            clock_not_before=deadline, clock_reset=clocked, rate=rate,
         )  # fmt: skip
 
     def _write(self, db: Session, session: GameSession, events: list[Event]) -> None:
@@ -582,13 +658,21 @@ class GameService:
             summary.update(finished_at=None, winner=None, reason=None, to_move=change.to_move)
         # Core statements on the connection: the ORM's bulk machinery costs more than the SQL
         db.connection().execute(update(GAMES).where(GAMES.c.id == session.id).values(**summary))
-        if change.job_not_before is not None:
+        if change.clock_reset:  # the game's older flag-fall jobs are obsolete
+            db.connection().execute(
+                update(JOBS)
+                .where(JOBS.c.game_id == session.id, JOBS.c.kind == "clock",
+                       JOBS.c.status == "queued")
+                .values(status="done", error="obsolete", finished_at=change.job_created)
+            )  # fmt: skip
+        for kind, not_before in change.jobs():
             db.add(
                 JobRow(
-                    kind="computer", game_id=session.id, seq=end, status="queued", attempts=0,
-                    not_before=change.job_not_before, created_at=change.job_created,
+                    kind=kind, game_id=session.id, seq=end, status="queued", attempts=0,
+                    not_before=not_before, created_at=change.job_created,
                 )
             )  # fmt: skip
+        if change.wakes_workers:
             self.bus.publish_in(db, "job", session.id)
         self.bus.publish_in(db, "game", f"{session.id} {end}")
 
@@ -606,12 +690,12 @@ class GameService:
 
         if before is None and after is None and self.pglog is not None:
             # the hot path on PostgreSQL: one statement on the event loop (see pglog)
+            change = self._summary(session, events)
             try:
-                await self.pglog.append(self._summary(session, events))
+                await self.pglog.append(change)
             except Refused:
                 raise Conflict from None
-            session.seq += len(events)
-            self._announce_commit(session)
+            self._stored(session, events, change.wakes_workers)
             return
 
         def write() -> None:
@@ -627,12 +711,18 @@ class GameService:
             await self.run_db(write)
         except IntegrityError:
             raise Conflict from None
-        session.seq += len(events)
-        self._announce_commit(session)
+        self._stored(session, events, self._summary(session, events).wakes_workers)
 
-    def _announce_commit(self, session: GameSession) -> None:
+    def _stored(self, session: GameSession, events: list[Event], wake: bool) -> None:
+        """``events`` are in the log: the game's place in it moves on; announce them."""
+        session.seq += len(events)
+        if any(_sets_clock(kind, data) for kind, data in events):
+            session.clock_seq = session.seq
+        self._announce_commit(session, wake)
+
+    def _announce_commit(self, session: GameSession, wake: bool = False) -> None:
         self.bus.committed("game", f"{session.id} {session.seq}")
-        if session.computer_due:
+        if wake or session.computer_due:
             self.bus.committed("job", session.id)
 
     async def _change(
@@ -642,16 +732,51 @@ class GameService:
         after: Extra | None = None,
     ) -> None:
         """Apply ``change`` to the in-memory game (it returns the events to log), write it,
-        and take it all back if it was refused or could not be written."""
+        and take it all back if it was refused or could not be written. If the clock of the
+        side to move has run out, the game ends on time instead (and the change is refused)."""
+        stamp = self.now()
+        if session.clock is not None and not session.finished:
+            from .timing import TIME_RAN_OUT, end_event, flagged
+
+            late = await flagged(session, stamp)
+            if late is not None:
+                await self.apply(session, lambda: [end_event(session, *late)], stamp=stamp)
+                self.announce_soon(session)
+                raise GameError(TIME_RAN_OUT, "time-out", 409)
+        await self.apply(session, change, after, stamp=stamp)
+
+    def _timed(self, session: GameSession, events: list[Event], stamp: float) -> None:
+        """The clock after a change (pressed, started or stopped), written into its events."""
+        if session.clock is not None:
+            from .timing import after_change
+
+            after_change(session, events, stamp)
+
+    async def apply(
+        self,
+        session: GameSession,
+        change: Callable[[], list[Event]],
+        after: Extra | None = None,
+        *,
+        stamp: float,
+    ) -> None:
+        """``_change`` without the look at the clock first (the caller has looked)."""
         backup = session.record.copy()
-        saved = (session.undo_request, session.rematch_id)
+        saved = (
+            session.undo_request, session.rematch_id, session.clock, dict(session.presence),
+            session.rating_changes,
+        )  # fmt: skip
 
         def restore() -> None:
             session.record = backup
-            session.undo_request, session.rematch_id = saved
+            (
+                session.undo_request, session.rematch_id, session.clock, session.presence,
+                session.rating_changes,
+            ) = saved  # fmt: skip
 
         try:
             events = change()
+            self._timed(session, events, stamp)
         except GameError:
             restore()
             raise
@@ -781,6 +906,8 @@ class GameService:
                         "demandez à votre adversaire : annuler demande son accord"),
                     "ask", 409,
                 )  # fmt: skip
+            if session.rated:
+                raise GameError(NO_UNDO_RATED, "rated", 409)
             sides = session.human_sides() if seat == BOTH else {seat}
             await self._change(session, lambda: [self._undo_to(session, sides)])
         await self._announce(session)
@@ -819,6 +946,8 @@ class GameService:
                 )  # fmt: skip
             if session.finished:
                 raise GameError(say("the game is over", "la partie est finie"), "game-over", 409)
+            if session.rated:
+                raise GameError(NO_UNDO_RATED, "rated", 409)
             states, plies = session.record.states, session.record.plies
             if not any(k == "move" and states[i].to_move == seat for i, (k, _) in enumerate(plies)):
                 raise GameError(NOTHING_TO_UNDO, "nothing-to-undo", 409)
@@ -951,10 +1080,14 @@ class GameService:
             if session.rematch_id is None:
                 human = session.computer_side if session.mode == "computer" else None
                 try:
+                    from .ranking import swapped_people
+
                     await self.create(
                         session.game, session.mode, session.ruleset, side=human,
                         level=session.level, position=session.record.start,
-                        rematch_of=session, with_seats=False,
+                        rematch_of=session, with_seats=False, control=session.control,
+                        rated=session.rated, public=session.public,
+                        people=swapped_people(session),
                     )  # fmt: skip
                 except Conflict:  # another process made the rematch first
                     await self.refresh(session)
@@ -1014,7 +1147,7 @@ class GameService:
             try:
                 await self._change(session, change, after=done)
             except GameError as exc:
-                if exc.code == "stale":
+                if exc.code in ("stale", "time-out"):
                     return False
                 raise
         await self._announce(session)
@@ -1045,9 +1178,26 @@ class GameService:
             await self.on_change(session)
 
 
+ENDINGS = frozenset({"move", "resign", "end", "abandon"})
+"""The kinds of log entries that may end a game."""
+UNRATED = frozenset({"aborted", "abandoned"})
+"""Ends that never count for ratings."""
+JOBS = cast(Table, JobRow.__table__)
+
+
+def _sets_clock(kind: str, data: dict[str, Any]) -> bool:
+    """Whether a log entry sets the game's clock (a ``clock`` entry, or any that carries the
+    clock's state after its change)."""
+    return kind == "clock" or "clock" in data
+
+
 def _replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     """Apply one logged event to a game being rebuilt."""
     record = session.record
+    if _sets_clock(kind, data):
+        from .clocks import Clock
+
+        session.clock = Clock.from_dict(data if kind == "clock" else data["clock"])
     if kind in ("move", "chance"):
         record.play(data["text"])
     elif kind == "undo":
@@ -1064,3 +1214,11 @@ def _replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
         session.undo_request = None
     elif kind == "rematch":
         session.rematch_id = data["id"]
+    elif kind == "end":  # decided by the clock or a player's absence: see timing.py
+        record.result = Outcome(data["winner"], data["reason"])
+    elif kind == "gone":
+        session.presence[data["side"]] = float(data["at"])
+    elif kind == "back":
+        session.presence.pop(data["side"], None)
+    elif kind == "rated":
+        session.rating_changes = data

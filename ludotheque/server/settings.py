@@ -86,6 +86,12 @@ class Settings:
             o.strip() for o in _env("ALLOWED_ORIGINS", "").split(",") if o.strip()
         )
     )
+    # the server's secret for CSRF tokens, at least 16 bytes, the same in every process
+    # [LUDOTHEQUE_SECRET]; unset: made once and kept beside the SQLite database, or in the
+    # PostgreSQL database itself (see ``secret.server_secret``)
+    secret: str = field(default_factory=lambda: _env("SECRET", ""))
+    # Argon2id's cost for passwords [LUDOTHEQUE_PASSWORD_MEMORY, in KiB]
+    password_memory: int = field(default_factory=lambda: _int("PASSWORD_MEMORY", 65536))
     host: str = "127.0.0.1"
     port: int = 8000
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from .boards import board
 from .service import BOTH, WATCH, GameSession, next_epoch
+from .timing import table_view
 
 
 def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
@@ -50,9 +51,13 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
         "undo": {
             "free": session.mode != "friend" and seat != WATCH,
             "request": session.undo_request,
+            "allowed": not session.rated,
         },
         "rematch": session.rematch_id is not None,
         "watch": seat == WATCH,
+        # the clock, the players' names and ratings, who is away (see timing.table_view)
+        "table": table_view(session, session.now()),
+        "chat": _chat_channel(session, seat),
         "dice": None
         if record.seed_sha256 is None
         else {
@@ -61,6 +66,16 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
             "rolls": list(record.chance),
         },
     }
+
+
+def _chat_channel(session: GameSession, seat: str) -> str | None:
+    """The chat this seat reads and writes: the players' between two players, the
+    watchers' for watchers (``None``: no chat, at one screen or against the computer)."""
+    if seat == WATCH:
+        return "watchers"
+    if session.mode == "friend" and seat != BOTH:
+        return "players"
+    return None
 
 
 def _history(session: GameSession, states: list[Any]) -> list[dict[str, Any]]:

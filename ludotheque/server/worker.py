@@ -9,6 +9,11 @@ dies stops renewing its lease: when the lease runs out, any worker takes the job
 ``job_attempts`` failed tries the computer plays a random legal move, chosen at once in the
 worker itself, so that a game never waits forever. ``ludotheque worker`` runs this loop alone; the
 default ``ludotheque serve`` runs it inside the server process.
+
+Two lighter kinds of job need no thinking: ``clock`` (a flag falls at its deadline, see
+``timing``) and ``rate`` (a rated game that ended is rated, see ``ranking``). Every server
+process serves them with a worker of its own (without a pool of thinking processes, so that no
+long thought delays a flag), and ``ludotheque worker`` processes serve them too.
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ from .computer import ComputerPool
 from .db import JobRow
 from .service import GameError, GameService
 
+COMPUTER = ("computer",)
+CHORES = ("clock", "rate")
+EVERY_KIND = COMPUTER + CHORES
+
 log = logging.getLogger("ludotheque.worker")
 
 
@@ -41,15 +50,23 @@ class Job:
     game_id: str
     seq: int
     attempts: int
+    kind: str = "computer"
 
 
 class Worker:
     """Takes computer moves from the queue and plays them, until ``stop`` is set."""
 
-    def __init__(self, service: GameService, pool: ComputerPool, name: str | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        pool: ComputerPool | None,
+        name: str | None = None,
+        kinds: tuple[str, ...] = EVERY_KIND,
+    ) -> None:
         self.service = service
         self.settings = service.settings
         self.pool = pool
+        self.kinds = kinds if pool is not None else tuple(k for k in kinds if k != "computer")
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"[:64]
         self.wake = asyncio.Event()
         self.current: Job | None = None
@@ -73,12 +90,13 @@ class Worker:
                 and_(JobRow.status == "running", JobRow.lease_until < stamp),
             )
             row = db.scalars(
-                select(JobRow).where(ready).order_by(JobRow.id).limit(1)
+                select(JobRow).where(ready, JobRow.kind.in_(self.kinds))
+                .order_by(JobRow.id).limit(1)
                 .with_for_update(skip_locked=True)
             ).first()  # fmt: skip
             if row is None:
                 return None
-            job = Job(row.id, row.game_id, row.seq, row.attempts + 1)
+            job = Job(row.id, row.game_id, row.seq, row.attempts + 1, row.kind)
             taken = db.execute(
                 update(JobRow)
                 .where(JobRow.id == row.id, JobRow.status == row.status,
@@ -95,7 +113,11 @@ class Worker:
     def next_ready(self) -> float | None:
         """When the next queued job becomes ready (seconds since the epoch), if any."""
         with self.service.sessions() as db:
-            value = db.scalar(select(func.min(JobRow.not_before)).where(JobRow.status == "queued"))
+            value = db.scalar(
+                select(func.min(JobRow.not_before)).where(
+                    JobRow.status == "queued", JobRow.kind.in_(self.kinds)
+                )
+            )
             return None if value is None else float(value)
 
     def _renew(self, job: Job) -> None:
@@ -118,6 +140,18 @@ class Worker:
     def _end(self, job: Job, status: str, error: str | None = None) -> None:
         with self.service.sessions() as db:
             self._close(db, job, status, error)
+            db.commit()
+
+    def _later(self, job: Job, when: float) -> None:
+        """Put a job that came too early back in the queue for ``when`` (this try is not
+        counted)."""
+        with self.service.sessions() as db:
+            db.execute(
+                update(JobRow)
+                .where(JobRow.id == job.id, JobRow.worker == self.name)
+                .values(status="queued", lease_until=None, worker=None, not_before=when,
+                        attempts=job.attempts - 1)
+            )  # fmt: skip
             db.commit()
 
     def _retry(self, job: Job, error: str) -> None:
@@ -168,10 +202,14 @@ class Worker:
         try:
             await self._handle(job)
         except Exception as exc:
-            log.exception("computer move for game %s failed (try %d)", job.game_id, job.attempts)
+            log.exception("%s job for game %s failed (try %d)", job.kind, job.game_id,
+                          job.attempts)  # fmt: skip
             error = f"{type(exc).__name__}: {exc}"
             with contextlib.suppress(Exception):
-                await self.service.run_db(lambda: self._retry(job, error))
+                if job.kind != "computer" and job.attempts >= 2 * self.settings.job_attempts:
+                    await self.service.run_db(lambda: self._end(job, "failed", error))
+                else:
+                    await self.service.run_db(lambda: self._retry(job, error))
         finally:
             beat.cancel()
             self.current = None
@@ -182,7 +220,35 @@ class Worker:
             with contextlib.suppress(Exception):
                 await self.service.run_db(lambda: self._renew(job))
 
+    async def _chore(self, job: Job) -> None:
+        """A clock or rating job (see the module's note)."""
+        from .ranking import rate_job
+        from .timing import clock_job
+
+        try:
+            await self.service.get(job.game_id)
+        except GameError:
+            await self.service.run_db(lambda: self._end(job, "failed", "no such game"))
+            return
+
+        def done(db: Session) -> None:
+            self._close(db, job, "done")
+
+        if job.kind == "clock":
+            outcome, deadline = await clock_job(self.service, job.game_id, job.seq, done)
+            if outcome == "early" and deadline is not None:
+                await self.service.run_db(lambda: self._later(job, deadline))
+                return
+        else:
+            outcome = await rate_job(self.service, job.game_id, done)
+        if outcome == "obsolete":
+            await self.service.run_db(lambda: self._end(job, "done", "obsolete"))
+
     async def _handle(self, job: Job) -> None:
+        if job.kind != "computer":
+            await self._chore(job)
+            return
+        assert self.pool is not None
         try:
             session = await self.service.get(job.game_id)
         except GameError:

@@ -1,6 +1,7 @@
 // The game page: connection, move list, history, controls. The board itself is a module per
 // game (static/boards/<game>.js); the server decides what is legal, the page only shows it.
 import { t } from "./i18n.js";
+import { extensions } from "./table.js";
 
 const root = document.getElementById("game-root");
 const { token, mode, game: gameName, gameId } = root.dataset;
@@ -48,6 +49,9 @@ function onTurn({ canFinish, canUndo, hidden, labels }) {
     $("turn-undo").textContent = labels.undo;
   }
 }
+
+// what sits around the board: players and clocks, the chat, sounds and notices (table.js)
+const plugins = extensions({ t, send: (message) => send(message), sideName: (side) => sideName(side), mode });
 
 const board = boardModule.createBoard($("board"), {
   t,
@@ -154,6 +158,8 @@ function handle(message) {
   } else if (message.type === "rematch") {
     location.href = message.url;
   }
+  // the clocks, the players, the chat, the sounds (table.js): they see every message
+  for (const ext of plugins) ext.onMessage(message, snap, previous);
 }
 
 function send(message) {
@@ -310,8 +316,9 @@ function renderControls(live) {
   const player = mode === "play" && !snap.watch;
   const over = Boolean(snap.outcome);
   // a finished game is final: no undo once the result is shown
-  $("undo").hidden = !(player && snap.undo.free && hasMoveOf(snap.my_sides) && !over);
-  $("ask-undo").hidden = !(player && !snap.undo.free && !over && hasMoveOf(snap.my_sides) && !snap.undo.request);
+  const undoable = player && !over && snap.undo.allowed !== false && hasMoveOf(snap.my_sides);
+  $("undo").hidden = !(undoable && snap.undo.free);
+  $("ask-undo").hidden = !(undoable && !snap.undo.free && !snap.undo.request);
   $("resign").hidden = !(player && !over);
   // between friends, the one who did not ask first sees the other's offer
   const offered = player && over && snap.mode === "friend" && snap.rematch && !rematchDeclined;

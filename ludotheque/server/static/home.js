@@ -31,7 +31,36 @@ function update() {
   }
   document.getElementById("level-field").hidden = mode !== "computer";
   document.getElementById("position-field").hidden = mode === "friend";
+  controls(game, mode);
 }
+
+// The time controls of the chosen game (none, for a casual game, is always there); a rated
+// game is one against the computer, signed in, with a clock and from the start.
+const presets = JSON.parse(document.getElementById("presets-data").textContent);
+const lang = document.documentElement.lang || "en";
+function controls(game, mode) {
+  const select = document.getElementById("control");
+  const before = select.value;
+  const options = [select.options[0]];
+  for (const preset of presets[game] || []) {
+    const option = document.createElement("option");
+    option.value = preset.key;
+    option.textContent = preset[lang] || preset.en;
+    options.push(option);
+  }
+  select.replaceChildren(...options);
+  if ([...select.options].some((o) => o.value === before)) select.value = before;
+  const rated = document.getElementById("rated");
+  const signedIn = !rated.hasAttribute("data-anonymous");
+  const position = document.getElementById("position").value.trim();
+  const can = signedIn && mode === "computer" && select.value !== "" && !position;
+  document.getElementById("rated-field").hidden = mode !== "computer";
+  document.getElementById("rated-help").hidden = mode !== "computer";
+  rated.disabled = !can;
+  if (!can) rated.checked = false;
+}
+document.getElementById("control").addEventListener("change", update);
+document.getElementById("position").addEventListener("input", update);
 
 form.addEventListener("change", update);
 if (params.get("game")) {

@@ -1,0 +1,143 @@
+"""Chat in a game: the players' channel and the watchers', kept with the game, live for all.
+
+What may be said and how often is ``chat``'s (``clean``, ``ChatLimiter``). A message is a row
+of ``chat`` (never an entry of the move log) and is announced on the bus's ``chat`` channel with
+the message itself, so that every process tells its own sockets on that game and channel.
+Players speak in the players' channel (under their name, or their side's); watchers read and
+write the watchers' channel, once signed in (an anonymous crowd has no names to mute). Each
+process counts its own senders (a socket lives in one process), as ``guard`` does for requests.
+Messages are text: the page escapes them (``textContent``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from .bus import Bus
+from .chat import PLAYERS, WATCHERS, ChatError, ChatLimiter, Message
+from .db import ChatRow
+from .identity import Who
+from .service import GameError, GameService, GameSession, say
+from .snapshot import _chat_channel
+
+if TYPE_CHECKING:
+    from .api import Hub
+
+HISTORY = 100  # messages a page gets when it opens
+
+NO_CHAT = say("there is no chat here", "il n’y a pas de discussion ici")
+SIGN_IN_TO_CHAT = say(
+    "sign in to talk with the other watchers", "connectez-vous pour parler aux autres spectateurs"
+)
+
+
+def _view(row_id: int, message: Message, side: str | None) -> dict[str, Any]:
+    return {"id": row_id, **message.to_dict(), "side": side}
+
+
+class Chat:
+    """This process's side of the games' chat."""
+
+    def __init__(self, service: GameService, bus: Bus, hub: Hub) -> None:
+        self.service = service
+        self.bus = bus
+        self.hub = hub
+        self.limiter = ChatLimiter()
+        self.swept = time.monotonic()
+        bus.subscribe("chat", self._heard)
+
+    @staticmethod
+    def sender(session: GameSession, seat: str, who: Who) -> tuple[str, str | None]:
+        """Who speaks, as the messages say it: a key (a side for players, the account for
+        watchers) and the name shown (``None``: the side's name, written by the page)."""
+        if seat in session.record.game_object.sides:
+            person = session.people.get(seat)
+            return f"side:{seat}", person.name if person is not None else None
+        if who.user is not None:
+            return f"u{who.user.id}", who.user.username
+        return f"{who.key or 'anonymous'}", None
+
+    async def send(self, session: GameSession, seat: str, who: Who, text: Any) -> None:
+        """Say ``text`` in ``seat``'s channel of the game; a ``GameError`` says why not."""
+        channel = _chat_channel(session, seat)
+        if channel is None:
+            raise GameError(NO_CHAT, "no-chat", 409)
+        if channel == WATCHERS and who.user is None:
+            raise GameError(SIGN_IN_TO_CHAT, "sign-in-required", 403)
+        key, name = self.sender(session, seat, who)
+        stamp = time.time()
+        message = Message.new(stamp, channel, key, name or "", text)
+        limit_key = who.key or f"{session.id}:{seat}"
+        self.limiter.check(limit_key, message.text, stamp)
+        if time.monotonic() - self.swept > 60:
+            self.swept = time.monotonic()
+            self.limiter.forget(stamp)
+        side = seat if channel == PLAYERS else None
+
+        def write() -> str:
+            with self.service.sessions() as db:
+                row = ChatRow(
+                    game_id=session.id, channel=channel, sender=key, name=name,
+                    user_id=who.user.id if who.user else None, text=message.text, at=stamp,
+                )  # fmt: skip
+                db.add(row)
+                db.flush()
+                payload = f"{session.id} " + json.dumps(
+                    _view(row.id, message, side), ensure_ascii=False, separators=(",", ":")
+                )
+                self.bus.publish_in(db, "chat", payload)
+                db.commit()
+                return payload
+
+        payload = await self.service.run_db(write)
+        self.bus.committed("chat", payload)
+
+    def _heard(self, payload: str) -> None:
+        """A message said somewhere: tell this process's sockets on its game and channel."""
+        game_id, _, body = payload.partition(" ")
+        room = self.hub.rooms.get(game_id)
+        session = self.service.games.get(game_id)
+        if not room or session is None:
+            return
+        with contextlib.suppress(ValueError):
+            message = json.loads(body)
+            text = json.dumps({"type": "chat", "message": message}, ensure_ascii=False)
+            for socket, seat in list(room.items()):
+                if _chat_channel(session, seat) == message.get("channel"):
+                    self.hub.send_later(socket, text)
+
+    async def history(self, session: GameSession, seat: str, who: Who) -> dict[str, Any] | None:
+        """The last messages of ``seat``'s channel, and who the reader is in it (``me``)."""
+        channel = _chat_channel(session, seat)
+        if channel is None:
+            return None
+
+        def read() -> list[ChatRow]:
+            with self.service.sessions() as db:
+                rows = db.scalars(
+                    select(ChatRow)
+                    .where(ChatRow.game_id == session.id, ChatRow.channel == channel)
+                    .order_by(ChatRow.id.desc())
+                    .limit(HISTORY)
+                ).all()
+                return list(reversed(rows))
+
+        rows = await self.service.run_db(read)
+        sides = session.record.game_object.sides
+        messages = []
+        for r in rows:
+            side = r.sender.removeprefix("side:") if r.sender.startswith("side:") else None
+            message = Message(r.at, r.channel, r.sender, r.name or "", r.text)
+            messages.append(_view(r.id, message, side if side in sides else None))
+        me, _ = self.sender(session, seat, who)
+        can_write = channel == PLAYERS or who.user is not None
+        return {"type": "chat-history", "channel": channel, "me": me, "messages": messages,
+                "can_write": can_write}  # fmt: skip
+
+
+__all__ = ["Chat", "ChatError"]

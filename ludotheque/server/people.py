@@ -1,0 +1,34 @@
+"""Who plays a side of a game, as the game's page shows it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Person:
+    """A player of one side: an account (``user_id`` and ``name``), a computer level
+    (``level``, and the account that holds its ratings), or an anonymous visitor of the lobby
+    (``visitor``: a hash of their cookie); ``rating`` when the game began."""
+
+    user_id: int | None = None
+    name: str | None = None
+    level: str | None = None
+    visitor: str | None = None
+    rating: float | None = None
+    provisional: bool = True
+
+    @property
+    def rateable(self) -> bool:
+        """Whether a rated game may count for this player (an account or a computer level)."""
+        return self.user_id is not None
+
+    def view(self) -> dict[str, Any]:
+        """What a page shows: the name (``None``: anonymous), the level, the rating."""
+        return {
+            "name": self.name if self.level is None else None,
+            "level": self.level,
+            "rating": None if self.rating is None else round(self.rating),
+            "provisional": self.provisional,
+        }
