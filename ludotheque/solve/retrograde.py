@@ -46,6 +46,9 @@ class SublayerStats:
     """The longest decided distance (plies to the end with best play)."""
     levels: int = 0
     seconds: float = 0.0
+    """Wall-clock time."""
+    cpu_seconds: float = 0.0
+    """Processor time (the machine may be shared)."""
     peak_rss_mb: float = 0.0
     arrays_mb: float = 0.0
 
@@ -58,7 +61,8 @@ class SublayerStats:
         return (
             f"{self.rebels:2d} rebels, flight {'available' if self.flight else 'used'}: "
             f"{self.positions:,} positions; general wins {wins:,}, rebels win {loses:,}, "
-            f"draw {draws:,}; longest {self.max_plies} plies; {self.seconds:.0f} s, "
+            f"draw {draws:,}; longest {self.max_plies} plies; {self.seconds:.0f} s "
+            f"({self.cpu_seconds:.0f} s of processor), "
             f"peak {self.peak_rss_mb:.0f} MB"
         )
 
@@ -144,6 +148,7 @@ def solve_sublayer(
     the flight used (the last two only for ``flight == 1``; none below 6 rebels)."""
     _reset_peak_rss()
     began = time.monotonic()
+    cpu = time.process_time()
     geo = kernels.geometry()
     size = sublayer_size(k)
     val: Table = np.zeros(size, dtype=np.uint16)
@@ -201,6 +206,7 @@ def solve_sublayer(
     nonzero = np.flatnonzero(hist)
     stats.max_plies = int(nonzero[-1]) if nonzero.size else 0
     stats.seconds = time.monotonic() - began
+    stats.cpu_seconds = time.process_time() - cpu
     stats.peak_rss_mb = _peak_rss_mb()
     stats.arrays_mb = size * 7 / 2**20
     return val, stats

@@ -201,14 +201,21 @@ def read(path: Path) -> SubTable:
             raise ValueError(f"{path} is not a table of this version")
         dtype = np.dtype(header["dtype"])
         count = int(header["count"])
+        k, flight = int(header["rebels"]), int(header["flight"])
+        if count != rebel_sets(k) * (NUM_POINTS - k):
+            raise ValueError(f"{path}: {count} codes for {k} rebels")
         if header["compression"] == "xz":
-            payload = lzma.decompress(handle.read())
+            try:
+                payload = lzma.decompress(handle.read())
+            except lzma.LZMAError as exc:
+                raise ValueError(f"{path} is truncated or damaged ({exc})") from exc
+            if hashlib.sha256(payload).hexdigest() != header["sha256"]:
+                raise ValueError(f"{path} is truncated or damaged (checksum)")
             codes: npt.NDArray[Any] = np.frombuffer(payload, dtype=dtype)
         else:
+            if path.stat().st_size != HEADER + count * dtype.itemsize:
+                raise ValueError(f"{path} is truncated or damaged (size)")
             codes = np.memmap(path, dtype=dtype, mode="r", offset=HEADER, shape=(count,))
-    k, flight = int(header["rebels"]), int(header["flight"])
-    if codes.size != count or count != rebel_sets(k) * (NUM_POINTS - k):
-        raise ValueError(f"{path} is truncated")
     return SubTable(k, flight, codes, 0xFF if dtype == np.uint8 else OVER)
 
 
