@@ -66,6 +66,15 @@ def test_flip_board_turns_each_board_and_a_reload_keeps_it(
     page.reload()
     expect(page.locator("svg.general")).to_have_attribute("data-flipped", "1")
     expect(page.locator("#flip-board")).to_have_attribute("aria-pressed", "true")
+    # a rebel dragged on the turned board lands where it is dropped
+    ax, ay = centre(page, 'svg.general [data-point="a2"]')
+    bx, by = centre(page, 'svg.general [data-point="b2"]')
+    page.mouse.move(ax, ay)
+    page.mouse.down()
+    page.mouse.move(bx, by, steps=6)
+    page.mouse.up()
+    after = GENERAL_START.replace("a2,a3", "a3").replace("b1,b5", "b1,b2,b5").replace(" r ", " g ")
+    expect(page.locator("svg.general")).to_have_attribute("data-position", after)
     shot(page, f"flipped-general-{lang}")
     # backgammon: black's side comes to the bottom
     start(page, server, "backgammon")
@@ -227,6 +236,41 @@ def test_a_move_that_arrives_is_animated_unless_motion_is_reduced(
             page.wait_for_timeout(300)
             assert board.get_attribute("data-animations") is None
             assert page.evaluate("document.getAnimations().length") == 0
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_move_made_on_the_board_is_not_played_again(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """A piece dropped where it goes, a backgammon play built checker by checker, a Defiance
+    turn shown before End turn: each is on the board already, so nothing slides back."""
+    page = new_page()
+    start(page, server, "general")
+    ax, ay = centre(page, 'svg.general [data-point="a2"]')
+    bx, by = centre(page, 'svg.general [data-point="b2"]')
+    page.mouse.move(ax, ay)
+    page.mouse.down()
+    page.mouse.move(bx, by, steps=6)
+    page.mouse.up()
+    expect(page.locator("#move-list .ply.move")).to_have_count(1)
+    assert page.locator("svg.general").get_attribute("data-animations") is None
+    start(page, server, "backgammon")
+    for name in ("8", "5", "6", "5"):
+        page.click(f'svg.backgammon g.pt[data-point="{name}"]')
+    page.click("#turn-done")
+    expect(page.locator("#move-list .ply.move")).to_have_count(1)
+    assert page.locator("svg.backgammon").get_attribute("data-animations") is None
+    start(page, server, "defiance")
+    page.click('svg.defiance g.cell[data-cell="e5"]')
+    page.click('svg.defiance g.dir[data-direction="N"]')
+    page.click('svg.defiance g.pnt[data-point="P3.3"]')
+    page.click("#turn-done")
+    expect(page.locator("#move-list .ply.move")).to_have_count(1)
+    assert page.locator("svg.defiance").get_attribute("data-animations") is None
+    # the next move, typed, is animated on the same page: the board still animates
+    page.fill("#move-input", "j10>S")
+    page.press("#move-input", "Enter")
+    expect(page.locator("svg.defiance")).to_have_attribute("data-animations", "1")
     assert not page.errors  # type: ignore[attr-defined]
 
 

@@ -246,7 +246,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       selected = selected === mine ? null : mine;
       clearChooser();
       const backs = takeBacks();
-      if (backs.size) say(t("bg.take_back_hint", { place: [...backs.keys()].map(placeName).join(", ") }));
+      if (backs.size) say(t("bg.take_back_hint", { place: [...backs.keys()].map(placeName).join(` ${t("board.or")} `) }));
       draw();
     } else if (selected !== null) {
       selected = null;
@@ -586,8 +586,11 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       }
       svg.classList.toggle("interactive", interactive);
       draw();
-      if (fresh && fresh.entry.text !== played) animate(fresh);
-      played = null;
+      // (the page redraws while the play is on its way: it is forgotten once it is back)
+      if (fresh) {
+        if (fresh.entry.text !== played) animate(fresh);
+        played = null;
+      }
     },
     undoStep() {
       if (done.length && !busy) {

@@ -560,8 +560,11 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
       svg.classList.toggle("interactive", interactive);
       layout();
       draw();
-      if (fresh && fresh.entry.text !== played) animate();
-      played = null;
+      // (the page redraws while the turn is on its way: it is forgotten once it is back)
+      if (fresh) {
+        if (fresh.entry.text !== played) animate();
+        played = null;
+      }
     },
     undoStep,
     finish,

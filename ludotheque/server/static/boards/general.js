@@ -323,8 +323,11 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
       if (fresh) nav.restart();
       orient();
       reset(); // draws the pieces
-      if (fresh && !(dropped && parseMove(fresh.entry.text)?.to === dropped)) animate(fresh);
-      dropped = null;
+      // (the page redraws while the move is on its way: the drop is forgotten once it is back)
+      if (fresh) {
+        if (!(dropped && parseMove(fresh.entry.text)?.to === dropped)) animate(fresh);
+        dropped = null;
+      }
     },
   };
 }
