@@ -13,6 +13,6 @@ directory. Reading the tables needs numpy only; solving needs numba (the ``solve
 
 from __future__ import annotations
 
-from .tables import Tables, Verdict, default_tables, probe
+from .tables import Tables, Verdict, default_tables, oracle, probe
 
-__all__ = ["Tables", "Verdict", "default_tables", "probe"]
+__all__ = ["Tables", "Verdict", "default_tables", "oracle", "probe"]

@@ -322,3 +322,15 @@ def probe(state: GeneralState) -> Verdict | None:
     Verdict(winner='general', plies=1)
     """
     return default_tables().verdict(state)
+
+
+def oracle(state: GeneralState) -> tuple[str | None, int | None] | None:
+    """``probe`` in the shape of the analysis's oracles (``analysis.register_oracle``):
+    ``(winner or None, plies or None)``, or ``None`` where the tables do not reach.
+
+    >>> import ludotheque
+    >>> oracle(ludotheque.load("general").parse_position("s3 b5,c5,d4,e4,a1,a2 r 1"))
+    ('rebels', 1)
+    """
+    verdict = probe(state)
+    return None if verdict is None else (verdict.winner, verdict.plies)
