@@ -232,13 +232,20 @@ def test_resignation_offers_are_playable_but_not_listed() -> None:
     assert accepted.points() == 4  # a gammon at 2, the cube turned
     assert accepted.position() == f"{START} - - cube 2b resigned w gammon jacoby"
     assert MONEY.parse_position(accepted.position()) == accepted
-    # before the roll, at a cube decision, too; not at a chance node, not to answer a double
+    # before the roll too, at a cube decision or when the side just rolls (the other side
+    # owns the cube): declined, the turn goes on; not to answer a double, nor the other's turn
     decision = MONEY.parse_position(f"{START} w - cube 1")
     assert decision.play("resign backgammon").play("accept").points() == 3
-    with pytest.raises(IllegalMove, match="offers to resign"):
-        MONEY.parse_position(f"{START} w - cube 2b").play("resign single")
+    owned = MONEY.parse_position(f"{START} w - cube 2b")
+    assert owned.to_move == CHANCE
+    offered = owned.play("resign single")
+    assert offered.position() == f"{START} w - cube 2b resign single"
+    assert offered.to_move == "black" and offered.play("decline") == owned
+    assert MONEY.parse_position(offered.position()) == offered
     with pytest.raises(IllegalMove, match="offers to resign"):
         decision.play("double").play("resign single")
+    with pytest.raises(IllegalMove, match="offers to resign"):
+        MONEY.start().play("resign single")
     with pytest.raises(IllegalMove, match="nobody"):
         decision.play("accept")
 
@@ -268,6 +275,7 @@ def test_a_record_resignation_counts_what_the_side_can_still_lose() -> None:
         f"{START} w - cube 2b doubled",  # black owns it: white cannot double
         f"{START} w - cube 1 doubled rolling",
         f"{START} w - cube 1 resign triple",
+        f"{START} w - cube 1 doubled resign single",
         f"{START} w - cube 1 dropped",
         f"{START} w - cube 1 dropped b",  # a finished game has '-' for side and dice
         f"{START} - - cube 2w",  # before the opening roll

@@ -11,9 +11,10 @@ Decisions that are not checker plays are moves like any other, with their notati
   double (the other side owns the cube, the Crawford game, a dead cube) just rolls;
 - after a double the other side answers ``take`` (it owns the cube, doubled) or ``drop``
   (``pass`` is read too): the doubler then wins the cube's value before the double;
-- a side at one of its own decisions may offer to resign: ``resign single``, ``resign gammon``
-  or ``resign backgammon`` (not listed among the legal moves, so that searches never resign);
-  the other side answers ``accept`` (it wins that many times the cube) or ``decline``.
+- a side may offer to resign on its own turn, before its roll or when it plays it: ``resign
+  single``, ``resign gammon`` or ``resign backgammon`` (not listed among the legal moves, so
+  that searches never resign); the other side answers ``accept`` (it wins that many times the
+  cube) or ``decline`` (the turn goes on where it was).
 
 A game borne off is worth the cube's value times 1, 2 for a gammon (the loser has borne off no
 checker) or 3 for a backgammon (a gammon with a losing checker still on the bar or in the

@@ -276,15 +276,17 @@ class BackgammonState(State):
         game, white, black, dice = self._game, self._white, self._black, self._dice
         kind = action.kind
         if kind == "resign":
-            if side < 0 or self.to_move != SIDES[side] or stakes.pending != NONE:
+            on_turn = self.to_move == SIDES[side] if side >= 0 else False
+            before_roll = side >= 0 and dice is None and stakes.pending in (NONE, ROLLING)
+            if not (on_turn or before_roll) or stakes.pending not in (NONE, ROLLING):
                 raise IllegalMove(
-                    "a side offers to resign at one of its own decisions (before its roll, when "
-                    "it may double, or when it plays its roll)"
+                    "a side offers to resign on its own turn (before its roll, or when it plays "
+                    "its roll), not while a double or another offer is answered"
                 )
             if action.value not in (1, 2, 3):
                 raise IllegalMove("a resignation is of a single game, a gammon or a backgammon")
-            return _make(game, white, black, side, dice,
-                         stakes._replace(pending=RESIGNING, offer=action.value))  # fmt: skip
+            offer = stakes._replace(pending=RESIGNING, offer=action.value)
+            return _make(game, white, black, side, dice, offer)
         if kind in ("accept", "decline"):
             if stakes.pending != RESIGNING:
                 raise IllegalMove(f"{kind!r}: nobody has offered to resign")
@@ -880,11 +882,6 @@ def _check_stakes(stakes: Stakes, side: int, dice: Roll | None, borne_off: bool)
             raise InvalidPosition(f"'{word}' comes before the roll: the dice must be '-'")
         if not stakes.may_double(side):
             raise InvalidPosition(f"'{word}': {SIDES[side]} may not double here")
-    if stakes.pending == RESIGNING and dice is None and not stakes.may_double(side):
-        raise InvalidPosition(
-            f"{SIDES[side]} has no decision before this roll (it may not double), so it cannot "
-            "offer to resign now"
-        )
 
 
 __all__ = [

@@ -1,0 +1,194 @@
+"""``.mat`` files: our matches and money sessions written and read back, GNU Backgammon (the
+reference module) importing what we write and exporting what we read, and hand-written files
+in the format's layout."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import ludotheque
+from ludotheque.ai.levels import make_agent
+from ludotheque.games.backgammon import mat
+from ludotheque.record import InvalidRecord, Record
+
+MATCH = ludotheque.load("backgammon", "match")
+MONEY = ludotheque.load("backgammon", "money")
+
+
+def play_match(seed: int, length: int = 5, money_games: int = 0) -> list[Record]:
+    """A whole match (or ``money_games`` money games) between random players who sometimes
+    resign (always accepted, as a .mat file shows only accepted resignations)."""
+    rng = random.Random(seed)
+    players = {"white": "Alice Smith", "black": "Bob"}
+    agents = {s: make_agent("backgammon", "random", seed=seed + i) for i, s in
+              enumerate(("white", "black"))}  # fmt: skip
+    if money_games:
+        rec: Record | None = Record.new(MONEY, seed=f"s{seed}", players=players)
+    else:
+        start = MATCH.start(length=length).position()  # type: ignore[call-arg]
+        rec = Record.new(MATCH, start=start, seed=f"s{seed}", players=players)
+    records: list[Record] = []
+    while rec is not None:
+        while rec.outcome() is None:
+            state = rec.state
+            if state.to_move == "chance" and not (rng.random() < 0.01 and state.side):
+                rec.roll()
+            elif state.stakes.pending == 3:  # type: ignore[attr-defined]
+                rec.play("accept")
+            elif rng.random() < 0.01 and state.stakes.pending == 0:  # type: ignore[attr-defined]
+                rec.play(f"resign {rng.choice(['single', 'gammon', 'backgammon'])}")
+            elif state.to_move == "chance":
+                rec.roll()
+            else:
+                rec.play(agents[str(state.to_move)].choose(state))
+        records.append(rec)
+        if money_games and len(records) >= money_games:
+            break
+        rec = rec.next_game(seed=f"s{seed}-{len(records)}")
+    return records
+
+
+def same_games(ours: list[Record], theirs: list[Record]) -> None:
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.states[0] == b.states[0]
+        assert a.chance == b.chance and a.moves == b.moves
+        assert a.outcome() == b.outcome() and a.points() == b.points()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_match_reads_back(seed: int, tmp_path: Path) -> None:
+    games = play_match(seed)
+    mat.write(tmp_path / "m.mat", games)
+    back = mat.read(tmp_path / "m.mat")
+    assert back.length == 5 and back.players == ("Alice_Smith", "Bob")
+    same_games(games, back.games)
+
+
+def test_a_money_session_reads_back() -> None:
+    games = play_match(4, money_games=4)
+    text = mat.dumps(games)
+    assert " 0 point match" in text and '[Jacoby "On"]' in text
+    back = mat.loads(text)
+    assert back.length == 0
+    same_games(games, back.games)
+    # the running score of the session heads each game
+    total = [0, 0]
+    for number, game in enumerate(games, start=1):
+        assert f"Alice_Smith : {total[0]}" in text.split(f" Game {number}\n")[1].splitlines()[0]
+        outcome = game.outcome()
+        assert outcome is not None and outcome.winner is not None
+        total[0 if outcome.winner == "white" else 1] += game.points() or 0
+
+
+def test_the_layout_is_gnubgs() -> None:
+    """Two columns (``%3d) %-27s``), one step per die, 25 for the bar and 0 for off."""
+    state = MATCH.start(length=3)  # type: ignore[call-arg]
+    rec = Record.from_dict(
+        {
+            "game": "backgammon",
+            "ruleset": "match",
+            "start": state.position(),
+            "moves": ["24/18 13/9", "roll", "24/18 24/18 13/7* 13/7", "double", "take"],
+            "chance": ["w6b4", "66"],
+            "players": {"white": "W", "black": "B"},
+        }
+    )
+    lines = mat.dumps([rec]).splitlines()
+    assert lines[lines.index(" 3 point match") + 2 :] == [
+        " Game 1",
+        f" {'W : 0':<31}B : 0",
+        f"  1) {'64: 24/18 13/9':<27} 66: 24/18 24/18 13/7* 13/7",
+        f"  2) {' Doubles => 2':<27} Takes",
+        "",
+    ]
+
+
+SAMPLE = """\
+; [Site "written by hand after the format's description"]
+
+ 3 point match
+
+ Game 1
+ jim : 0                        joe : 0
+  1)                             31: 8/5 6/5
+  2) 62: 24/18 13/11             55: 13/8 13/8 8/3 8/3
+  3)  Doubles => 2                Drops
+      Wins 1 point
+
+ Game 2
+ jim : 0                        joe : 1
+  1) 43: 24/20 13/10             21: 6/5 24/22
+"""
+
+
+def test_a_hand_written_file() -> None:
+    back = mat.loads(SAMPLE)
+    assert back.length == 3 and back.players == ("jim", "joe")
+    first, second = back.games
+    assert first.chance[0] == "w1b3"  # joe (black, on the right) opened with 3-1
+    # white decides to roll (it could double) before its 6-2
+    assert first.moves[:3] == ["8/5 6/5", "roll", "24/18 13/11"]
+    assert first.outcome() == ludotheque.Outcome("white", "dropped") and first.points() == 1
+    assert second.outcome() is None and second.state.to_move == "white"
+    assert "match 3 0-1" in str(second.start)  # the score line, not what game 1 gave
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "hello",
+        " 3 point match\n 1) 31: 8/5 6/5\n",
+        " 3 point match\n Game 1\n a : 0   b : 0\n  1) 31: 8/4 6/5\n",  # not legal
+        " 3 point match\n Game 1\n a : 0   b : 0\n  1) 33: 8/5 6/5\n",  # a double opening
+        " 3 point match\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n      Wins 7 points\n",
+    ],
+)
+def test_bad_files_are_refused(text: str) -> None:
+    with pytest.raises(InvalidRecord):
+        mat.loads(text)
+
+
+def test_records_of_cubeless_games_are_refused() -> None:
+    rec = Record.new("backgammon", "standard", seed="x")
+    with pytest.raises(ValueError, match="money"):
+        mat.dumps([rec])
+
+
+@pytest.fixture(scope="module")
+def gnubg():  # type: ignore[no-untyped-def]
+    module = pytest.importorskip("gnubg")
+    module.command("set player 0 human")
+    module.command("set player 1 human")
+    return module
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_gnubg_imports_our_files_and_we_import_its(gnubg, tmp_path: Path, seed: int) -> None:  # type: ignore[no-untyped-def]
+    games = play_match(seed, length=7)
+    ours = tmp_path / "ours.mat"
+    mat.write(ours, games)
+    gnubg.command(f"import mat {ours}")
+    imported = gnubg.match()
+    assert imported["match-info"]["match-length"] == 7
+    assert imported["match-info"]["X"]["name"] == "Alice_Smith"
+    assert len(imported["games"]) == len(games)
+    for record, theirs in zip(games, imported["games"], strict=True):
+        info = theirs["info"]
+        outcome = record.outcome()
+        assert outcome is not None
+        assert info["winner"] == ("X" if outcome.winner == "white" else "O")
+        assert info["points-won"] == record.points()
+        assert info["resigned"] == (outcome.reason == "resignation")
+        start = record.states[0].stakes  # type: ignore[attr-defined]
+        assert (info["score-X"], info["score-O"]) == start.score
+        plays = [r for r in theirs["game"] if r.get("action") == "move"]
+        ours_plays = [m for m in record.moves if "/" in m or m == "pass"]
+        assert len(plays) == len(ours_plays)
+    exported = tmp_path / "theirs.mat"
+    gnubg.command(f"export match mat {exported}")
+    same_games(games, mat.read(exported).games)
