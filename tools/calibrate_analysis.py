@@ -95,22 +95,34 @@ def samples(game: str, folder: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Maximum-likelihood ``a, b`` of ``p = sigmoid(a x + b)`` for soft targets ``y`` (Newton)."""
-    a, b = 2.0, 0.0
+    """Maximum-likelihood ``a, b`` of ``p = sigmoid(a x + b)`` for soft targets ``y`` (Newton's
+    method, each step halved until the loss falls)."""
+    a, b = 1.0, 0.0
     design = np.stack([x, np.ones_like(x)], axis=1)
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-(a * x + b)))
+    loss = log_loss(x, y, a, b)
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-np.clip(a * x + b, -50, 50)))
         gradient = design.T @ (y - p)
-        hessian = -(design.T * (p * (1 - p))) @ design
+        hessian = -(design.T * (p * (1 - p))) @ design - 1e-9 * np.eye(2)
         step = np.linalg.solve(hessian, gradient)
-        a, b = a - float(step[0]), b - float(step[1])
-        if abs(step).max() < 1e-10:
+        scale = 1.0
+        while scale > 1e-6:
+            na, nb = a - scale * float(step[0]), b - scale * float(step[1])
+            new = log_loss(x, y, na, nb)
+            if new <= loss:
+                break
+            scale /= 2
+        else:
+            break
+        done = loss - new < 1e-12
+        a, b, loss = na, nb, new
+        if done:
             break
     return a, b
 
 
 def log_loss(x: np.ndarray, y: np.ndarray, a: float, b: float) -> float:
-    p = np.clip(1 / (1 + np.exp(-(a * x + b))), 1e-9, 1 - 1e-9)
+    p = np.clip(1 / (1 + np.exp(-np.clip(a * x + b, -50, 50))), 1e-9, 1 - 1e-9)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
@@ -125,7 +137,7 @@ def report(game: str, folder: Path) -> None:
         f"log loss: (1 + v) / 2 {log_loss(x, y, 2.0, 0.0):.4f}; fitted {log_loss(x, y, a, b):.4f}"
     )
     print(f'CALIBRATION["{game}"] = ({a:.4f}, {b:.4f})')
-    p = 1 / (1 + np.exp(-(a * x + b)))
+    p = 1 / (1 + np.exp(-np.clip(a * x + b, -50, 50)))
     print("predicted   observed   positions")
     for low in np.arange(0.0, 1.0, 0.1):
         mask = (p >= low) & (p < low + 0.1)

@@ -51,6 +51,9 @@ class Analyst:
         self.strength = strength_for(game.name, strength)
         self.chance = bool(getattr(game, "has_chance", False))
         self.measure = EQUITY if self.chance else WIN
+        # A dice game's value in [-1, 1] is cubeless equity in single games; a ruleset that
+        # plays for a cube says how many points of equity one unit of its value is worth.
+        self.equity_per_value = float(getattr(game, "equity_per_value", 1.0))
         s = self.strength
         self.dice: DiceSearch | None = None
         self.tree: TreeSearch | None = None
@@ -90,11 +93,13 @@ class Analyst:
         score = line.score
         proof: Proof | None = None
         if self.chance:
-            win = (score + 1) / 2
-            if line.proven:
-                proof = make_proof(mover, 1, mover)
+            win = min(1.0, max(0.0, (score + 1) / 2))
+            if line.proven:  # the move ends the game (a last checker borne off, a drop)
+                winner = mover if score > 0 else self.game.opponent(mover) if score < 0 else None
+                proof = make_proof(winner, 1, mover)
             return MoveValue(
-                str(line.move), _r(win), _r(score), line.depth, line.exact, proof
+                str(line.move), _r(win), _r(self.equity_per_value * score), line.depth, line.exact,
+                proof,
             )  # fmt: skip
         if score >= PROVEN:
             win = 1.0
@@ -122,7 +127,7 @@ class Analyst:
         if state.to_move == CHANCE:
             assert self.dice is not None
             v = self.dice.value(state, side, 1)
-            return MoveValue("", _r((v + 1) / 2), _r(v))
+            return MoveValue("", _r(min(1.0, max(0.0, (v + 1) / 2))), _r(self.equity_per_value * v))
         best = self.moves(state, top=1, **context)[0]
         if state.to_move == side:
             return best
