@@ -19,20 +19,20 @@ def render(analysis: Analysis, players: dict[str, str] | None = None) -> str:
     rolls = {r.ply: r for r in analysis.rolls}
     equity = analysis.measure == EQUITY
     last_proof = None
+    width = max((len(d.played.move) for d in analysis.decisions), default=0) + 4
     for d in analysis.decisions:
-        roll = rolls.get(d.ply - 1)
         prefix = f"{d.move_index + 1:>4}. {d.side:<8}"
-        if roll is not None:
-            luck = f" ({roll.label.replace('-', ' ')} {roll.luck:+.3f})" if roll.label else ""
-            prefix += f" {roll.roll}{luck}:"
-        text = f"{prefix} {d.played.move}{' ' + d.symbol if d.symbol else ''}"
-        value = _value(d.played, equity)
-        line = f"{text:<46} {value}"
+        roll = rolls.get(d.ply - 1)
+        if equity:
+            prefix += f" {roll.roll if roll is not None else '':<4}"
+        move = f"{d.played.move} {d.symbol}".strip()
+        line = f"{prefix} {move:<{width}} {_value(d.played, equity):>6}"
         if d.label is not None and d.best:
-            line += (
-                f"  (-{_loss(d.loss, equity)}) better: {d.best[0].move} {_value(d.best[0], equity)}"
-            )
-        lines.append(line)
+            better = f"{d.best[0].move} {_value(d.best[0], equity)}"
+            line += f"  -{_loss(d.loss, equity)}, better: {better}"
+        if roll is not None and roll.label is not None:
+            line += f"  [{roll.roll}: {roll.label.replace('-', ' ')}, {roll.luck:+.3f}]"
+        lines.append(line.rstrip())
         proof = d.proof.text() if d.proof is not None and not equity else None
         if proof is not None and proof != last_proof:
             lines.append(f"{'':>6}{proof} with best play")
