@@ -18,28 +18,23 @@ from typing import Any
 
 from ..core import State
 
-SEARCH = "search"
 _THE = {"rebels", "general", "imperium"}  # sides named with an article
-TABLE = "table"
 
 
 @dataclass(frozen=True)
 class Proof:
     """``winner`` (a side, or ``None`` for a draw) reaches the end of the game in ``plies``
     plies with best play from both sides, counted from the position before the move judged;
-    ``moves`` counts the winner's own moves among them ("win in 9"). ``source`` is ``search``
-    or ``table`` (an endgame table). A draw's distance is ``None`` when a table knows only the
-    verdict."""
+    ``moves`` counts the winner's own moves among them ("win in 9"). A draw has no distance."""
 
     winner: str | None
     plies: int | None
     moves: int | None
-    source: str = SEARCH
 
     def text(self) -> str:
         """English words: ``the rebels win in 9``, ``a draw``."""
         if self.winner is None:
-            return "a draw" if self.plies is None else f"a draw in {self.plies} plies"
+            return "a draw"
         name = f"the {self.winner}" if self.winner in _THE else self.winner
         verb = "win" if self.winner.endswith("s") else "wins"
         return f"{name} {verb} in {self.moves}"
@@ -49,21 +44,20 @@ class Proof:
             "winner": self.winner,
             "plies": self.plies,
             "moves": self.moves,
-            "source": self.source,
             "text": self.text(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Proof:
-        return cls(data["winner"], data["plies"], data["moves"], data.get("source", SEARCH))
+        return cls(data["winner"], data["plies"], data["moves"])
 
 
-def make_proof(winner: str | None, plies: int | None, to_move: str, source: str = SEARCH) -> Proof:
+def make_proof(winner: str | None, plies: int | None, to_move: str) -> Proof:
     """A proof counted from a position where ``to_move`` moves first (sides alternate)."""
     if winner is None or plies is None:
-        return Proof(winner, plies, None, source)
+        return Proof(winner, None, None)
     moves = (plies + 1) // 2 if winner == to_move else plies // 2
-    return Proof(winner, plies, max(moves, 1), source)
+    return Proof(winner, plies, max(moves, 1))
 
 
 Verdict = tuple[str | None, int | None]

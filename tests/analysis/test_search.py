@@ -124,3 +124,27 @@ def test_a_forced_repetition_is_a_proven_draw() -> None:
     assert on.score == pytest.approx(-(WIN - 2 * STEP)) and on.proven  # b wins at once
     assert plies_to_end(on.score) == 2
     assert lines[0].move == "back"
+
+
+def test_an_endgame_table_registered_for_a_game_gives_proven_distances() -> None:
+    from ludotheque.analysis import Analyst, register_oracle
+
+    game = GraphGame(
+        nodes={
+            "start": ("a", {"left": "known", "right": "unknown"}),
+            "known": ("b", {"x": "start"}),
+            "unknown": ("b", {"y": "start"}),
+        },
+        ends={},
+        values={"known": -0.2, "unknown": 0.3},
+    )
+    register_oracle("toy-graph", lambda state: ("a", 6) if state.position() == "known" else None)
+    try:
+        values = Analyst(game, "quick").moves(game.start())
+    finally:
+        register_oracle("toy-graph", None)
+    left = next(v for v in values if v.move == "left")
+    assert values[0] is left and left.win == 1.0
+    assert left.proof is not None and left.proof.plies == 7 and left.proof.moves == 4
+    assert left.proof.text() == "a wins in 4"
+    assert Analyst(game, "quick").moves(game.start())[0].move == "right"  # unregistered
