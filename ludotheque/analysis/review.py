@@ -10,7 +10,7 @@ board) should keep one.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..core import CHANCE, Game, IllegalMove, State
@@ -71,14 +71,21 @@ class Analyst:
         *,
         played: Any = None,
         top: int = TOP,
-        history: Counter[State] | None = None,
+        history: Mapping[State, int] | None = None,
         moves_so_far: int = 0,
         repetition: int | None = None,
         turn_limit: int | None = None,
     ) -> list[MoveValue]:
         """Every legal move of decision node ``state`` with its value for the side to move:
-        first the moves valued exactly at full depth (best first), then the others."""
+        first the moves valued exactly at full depth (best first), then the others.
+
+        ``played`` (a move or its notation) is always valued exactly; ``top`` is how many of
+        the best get an exact value. ``history`` counts the positions of the game so far,
+        ``moves_so_far`` the moves, for the draws of ``repetition`` and ``turn_limit``.
+        """
         mover = _decision_side(state)
+        if isinstance(played, str):
+            played = state.parse_move(played)
         if self.dice is not None:
             lines = self.dice.lines(state, played=played, top=top)
         else:
