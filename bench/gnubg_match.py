@@ -2,6 +2,11 @@
 as wins), through the PyPI package ``gnubg`` (bench only: never a dependency of the package).
 
     python bench/gnubg_match.py --games 1000 --agent hard --jobs 2 --seed 1
+    python bench/gnubg_match.py --games 400 --agent bg:1 --network run1/net-100000.npz
+
+``--agent`` is a level (``easy``, ``medium``, ``hard``), an algorithm name, ``bg:PLIES[:BEAM]``
+(the backgammon player with that search) or ``expectimax:PLIES:BEAM[:SECONDS]``; ``--network``
+evaluates with another network file than the shipped one (to measure a training checkpoint).
 
 gnubg 1.1.0a16 cuts a move tuple at its first bear-off; such a partial move is completed by
 matching it against our legal plays (and, if several plays complete it, by gnubg's own 0-ply
@@ -24,6 +29,7 @@ import gnubg
 
 import ludotheque
 from ludotheque.ai import Budget, ExpectimaxAgent
+from ludotheque.ai.backgammon import BackgammonAgent
 from ludotheque.ai.levels import make_agent
 from ludotheque.core import CHANCE
 from ludotheque.games.backgammon import BackgammonState, Play
@@ -107,13 +113,26 @@ def gnubg_play(state: BackgammonState) -> Play:
 
 
 def build_agent(spec: str, seed: int) -> Any:
-    """A level or algorithm name, or ``expectimax:PLIES:BEAM[:SECONDS]`` to try variants."""
+    """A level or algorithm name, ``bg:PLIES[:BEAM]`` or ``expectimax:PLIES:BEAM[:SECONDS]``."""
+    if spec.startswith("bg:"):
+        parts = [int(p) for p in spec.split(":")[1:]]
+        beam = parts[1] if len(parts) > 1 else 10
+        return BackgammonAgent(seed, Budget(iterations=parts[0]), beam=beam or None, name=spec)
     if spec.startswith("expectimax:"):
         parts = spec.split(":")[1:]
         plies, beam = int(parts[0]), int(parts[1])
         seconds = float(parts[2]) if len(parts) > 2 else None
         return ExpectimaxAgent(seed, Budget(iterations=plies, seconds=seconds), beam=beam or None)
     return make_agent("backgammon", spec, seed=seed, ruleset="standard")
+
+
+def use_network(path: str | None) -> None:
+    """Evaluate with the network in ``path`` instead of the shipped one (in this process)."""
+    if path:
+        from ludotheque.games.backgammon import network
+
+        net = network.Network.load(path)
+        network.shipped = lambda: net  # type: ignore[assignment]
 
 
 def play_game(args: tuple[int, str, int]) -> tuple[bool, str, int]:
@@ -144,13 +163,16 @@ def main() -> None:
     parser.add_argument("--agent", default="hard")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--network", help="a network file to use instead of the shipped one")
     args = parser.parse_args()
     start = time.perf_counter()
     wins = 0
     done = 0
     by_side = {"white": [0, 0], "black": [0, 0]}
     work = [(i, args.agent, args.seed) for i in range(args.games)]
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    with ProcessPoolExecutor(
+        max_workers=args.jobs, initializer=use_network, initargs=(args.network,)
+    ) as pool:
         for won, side, _ in pool.map(play_game, work, chunksize=4):
             done += 1
             wins += won
