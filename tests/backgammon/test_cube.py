@@ -3,6 +3,7 @@ with the Crawford game, resignations, and the position strings and IDs that carr
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -398,3 +399,59 @@ def test_cube_actions_have_canonical_notation() -> None:
     rolled = MONEY.parse_position(f"{START} w 31 cube 1")
     assert str(rolled.parse_move("resign 2")) == "resign gammon"
     assert str(rolled.parse_move("8/5 6/5")) == "8/5 6/5"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "cube",
+                "1",
+                "2w",
+                "4b",
+                "3",
+                "rolling",
+                "doubled",
+                "resign",
+                "single",
+                "gammon",
+                "dropped",
+                "resigned",
+                "w",
+                "b",
+                "jacoby",
+                "match",
+                "7",
+                "2-3",
+                "0-0",
+                "crawford",
+                "x",
+                "٣",
+                "99999999",
+            ]
+        ),
+        max_size=8,
+    ),
+    st.sampled_from(["money", "match"]),
+    st.sampled_from(["w -", "b 31", "- -"]),
+)
+def test_any_tail_reads_or_is_refused_cleanly(words: list[str], ruleset: str, turn: str) -> None:
+    game = ludotheque.load("backgammon", ruleset)
+    text = f"{START} {turn} {' '.join(words)}"
+    try:
+        state = game.parse_position(text)
+    except InvalidPosition:
+        return
+    assert game.parse_position(state.position()) == state
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=20), st.integers(0, 10**6))
+def test_any_move_text_plays_or_is_refused_cleanly(text: str, seed: int) -> None:
+    rng = random.Random(seed)
+    states = walk(MONEY, MONEY.start(), rng)  # type: ignore[arg-type]
+    state = states[rng.randrange(len(states))]
+    for candidate in (text, "resign " + text, "double " + text):
+        with contextlib.suppress(IllegalMove):
+            state.play(candidate)
