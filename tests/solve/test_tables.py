@@ -119,3 +119,14 @@ def test_a_damaged_package_table_is_refused(tmp_path: Path) -> None:
     path.write_bytes(data[:-1000])
     with pytest.raises(ValueError, match="damaged"):
         read(path)
+
+
+def test_the_command_with_the_package_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ludotheque.cli import main
+
+    pytest.importorskip("numba")
+    assert main(["solve", "general", "--top", "8", "--dir", str(tmp_path)]) == 0
+    assert "the tables reach 8 rebels" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []
