@@ -5,6 +5,9 @@ A *single move* is ``(src, dst, die, hit)`` with ``src`` 1–24 or 25 (bar) and 
 (off). A *play* is the sequence of single moves of one turn; plays that end in the same position
 are the same play.
 
+``generate`` is the compiled core's (``_cbackgammon.c``) when it was built, else
+``generate_py``, which the core follows exactly (the same plays, in the same order).
+
 The search walks single moves in the canonical order — origins highest first (the bar highest),
 then destinations highest first — so the first sequence found for a final position is its
 canonical notation. With doubles it skips partial positions already met with the same number of
@@ -13,7 +16,9 @@ dice left: any completion of the later prefix is also a completion of the earlie
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+from .._compiled import compiled
 
 RawStep = tuple[int, int, int, bool]  # (src, dst, die, hit)
 Single = tuple[int, int, int, bool, int, int]  # (src, dst, die, hit, me_after, opp_after)
@@ -76,7 +81,7 @@ def singles(me: int, opp: int, dice: tuple[int, ...], cap: int, top: int = 25) -
     return out
 
 
-def generate(
+def generate_py(
     me: int, opp: int, high: int, low: int, cap: int
 ) -> tuple[dict[tuple[int, int], tuple[RawStep, ...]], int]:
     """All legal plays of the roll ``high``–``low`` (``high ≥ low``).
@@ -233,3 +238,16 @@ def completions(
         return
     for s in singles(me, opp, tuple(sorted(set(dice))), cap):
         yield s, good(s[4], s[5], remove_die(dice, s[2]), need - 1)
+
+
+# -- the compiled core, when it was built ---------------------------------------------------
+
+Leaves = dict[tuple[int, int], tuple[RawStep, ...]]
+
+generate: Callable[[int, int, int, int, int], tuple[Leaves, int]] = generate_py
+"""All legal plays of a roll (see ``generate_py``): the compiled core's when it was built."""
+
+CORE = compiled("ludotheque.games.backgammon._cbackgammon")
+"""The compiled core (``_cbackgammon.c``), or ``None``: the same search in C."""
+if CORE is not None:
+    generate = CORE.generate

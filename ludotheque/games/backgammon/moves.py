@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .board import BAR, OFF
-from .movegen import RawStep
+from .movegen import CORE, RawStep, generate
 
 
 def point_name(place: int) -> str:
@@ -99,3 +100,26 @@ ROLLS: tuple[tuple[Roll, float], ...] = tuple(
 OPENINGS: tuple[tuple[OpeningRoll, float], ...] = tuple(
     (OpeningRoll(w, b), 1 / 30) for w in range(1, 7) for b in range(1, 7) if w != b
 )
+
+
+def plays_py(me: int, opp: int, high: int, low: int, cap: int) -> list[Play]:
+    """The legal plays of the roll ``high``–``low`` for the mover ``me`` against ``opp``, in
+    ``generate``'s order."""
+    leaves, _ = generate(me, opp, high, low, cap)
+    return [Play(raw, m, o) for (m, o), raw in leaves.items()]
+
+
+def listed_py(move: Any, moves: list[Any]) -> bool:
+    """Whether ``move`` is in ``moves`` (the compiled core asks first for the object itself)."""
+    return move in moves
+
+
+plays: Callable[[int, int, int, int, int], list[Play]] = plays_py
+"""The legal plays of a roll (see ``plays_py``): built by the compiled core when it was."""
+listed: Callable[[Any, list[Any]], bool] = listed_py
+"""``move in moves``, the compiled core's when it was built."""
+
+if CORE is not None:
+    CORE.setup(Play)
+    plays = CORE.plays
+    listed = CORE.listed

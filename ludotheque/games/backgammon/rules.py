@@ -46,8 +46,7 @@ from .cube import (
     read_action,
     tail,
 )
-from .movegen import generate
-from .moves import OPENINGS, ROLLS, OpeningRoll, Play, Roll, Step, point_name
+from .moves import OPENINGS, ROLLS, OpeningRoll, Play, Roll, Step, listed, plays, point_name
 
 WHITE = "white"
 BLACK = "black"
@@ -168,8 +167,7 @@ class BackgammonState(State):
             else:
                 me, opp = self._mover_boards()
                 dice = self._dice
-                leaves, _ = generate(me, opp, dice.high, dice.low, self._game.cap)
-                moves = [Play(raw, m, o) for (m, o), raw in leaves.items()]
+                moves = plays(me, opp, dice.high, dice.low, self._game.cap)
             object.__setattr__(self, "_moves", moves)
         return moves
 
@@ -260,7 +258,7 @@ class BackgammonState(State):
             if stakes is not None and stakes.pending != NONE:
                 stakes = stakes._replace(pending=NONE)
             return _make(self._game, self._white, self._black, self._side, move, stakes)
-        if not isinstance(move, Play) or move not in self.legal_moves():
+        if not isinstance(move, Play) or not listed(move, self.legal_moves()):
             raise IllegalMove(f"{_text(move)} is not a legal play here")
         return self._after(move.mover_after, move.opponent_after)
 
