@@ -57,10 +57,10 @@ def database() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _weights(net: Network) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
-        np.ascontiguousarray(net.w1),
-        np.ascontiguousarray(net.b1),
-        np.ascontiguousarray(net.w2),
-        np.ascontiguousarray(net.b2),
+        np.ascontiguousarray(net.w1, dtype=np.float64),
+        np.ascontiguousarray(net.b1, dtype=np.float64),
+        np.ascontiguousarray(net.w2, dtype=np.float64),
+        np.ascontiguousarray(net.b2, dtype=np.float64),
     )
 
 

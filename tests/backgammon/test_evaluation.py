@@ -236,7 +236,8 @@ def test_values_are_zero_sum_and_batches_agree(text: str) -> None:
     assert white == pytest.approx(-black)
     children = [state.play(m) for m in state.legal_moves()]
     one_by_one = [GAME.evaluate(c, "white") for c in children]
-    assert GAME.evaluate_many(children, "white") == pytest.approx(one_by_one)
+    # the network reads in single precision: a batch may differ from one by one by 1e-7
+    assert GAME.evaluate_many(children, "white") == pytest.approx(one_by_one, abs=1e-5)
 
 
 @settings(max_examples=60, deadline=None)
