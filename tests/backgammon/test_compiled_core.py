@@ -1,0 +1,98 @@
+"""The compiled backgammon core (issue 21) against the pure-Python move generation it replaces:
+the same plays, in the same order, with the same canonical single moves, for every roll of
+positions from hypothesis (tall stacks, the bar, bearing off) and from random games, in both
+rulesets with and without the cap. Skipped when the core was not built or
+``LUDOTHEQUE_PURE_PYTHON`` is set (the rest of the suite then runs the pure-Python path)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+
+import ludotheque
+from ludotheque.games.backgammon import movegen, moves
+from ludotheque.games.backgammon.rules import BackgammonState
+from tests.backgammon.strategies import positions
+
+CORE = movegen.CORE
+pytestmark = pytest.mark.skipif(
+    CORE is None, reason="the compiled core was not built (or LUDOTHEQUE_PURE_PYTHON is set)"
+)
+GAMES = {cap: ludotheque.load("backgammon", "seed" if cap else "standard") for cap in (5, 0)}
+
+
+def same_for_every_roll(me: int, opp: int, cap: int) -> None:
+    assert CORE is not None
+    for high in range(1, 7):
+        for low in range(1, high + 1):
+            expected, used = movegen.generate_py(me, opp, high, low, cap)
+            found, found_used = CORE.generate(me, opp, high, low, cap)
+            assert list(found.items()) == list(expected.items()) and found_used == used
+            built = CORE.plays(me, opp, high, low, cap)
+            assert built == moves.plays_py(me, opp, high, low, cap)
+            assert all(type(p) is moves.Play for p in built)
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(cap=5))
+def test_capped_positions(text: str) -> None:
+    s = GAMES[5].parse_position(text)
+    assert isinstance(s, BackgammonState)
+    same_for_every_roll(*s._mover_boards(), 5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(cap=0))
+def test_uncapped_positions(text: str) -> None:
+    s = GAMES[0].parse_position(text)
+    assert isinstance(s, BackgammonState)
+    same_for_every_roll(*s._mover_boards(), 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(positions(cap=5, home_only=True))
+def test_bearing_off(text: str) -> None:
+    s = GAMES[5].parse_position(text)
+    assert isinstance(s, BackgammonState)
+    for cap in (5, 0):
+        same_for_every_roll(*s._mover_boards(), cap)
+
+
+@pytest.mark.parametrize("cap", [5, 0])
+def test_positions_of_random_games(cap: int) -> None:
+    rng = random.Random(cap)
+    game = GAMES[cap]
+    for _ in range(4):
+        s = game.start()
+        while s.outcome() is None:
+            if s.to_move == "chance":
+                outcomes = s.chance_outcomes()
+                s = s.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
+                continue
+            assert isinstance(s, BackgammonState)
+            if rng.random() < 0.2:
+                same_for_every_roll(*s._mover_boards(), cap)
+            legal = s.legal_moves()
+            s = s.play(legal[rng.randrange(len(legal))])
+
+
+def test_listed_finds_the_object_then_equal_values() -> None:
+    assert CORE is not None
+    s = GAMES[0].parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    legal = s.legal_moves()
+    for p in legal:
+        assert CORE.listed(p, legal)
+        assert CORE.listed(moves.Play(*p), legal)  # equal, not the same object
+    assert not CORE.listed(moves.Play((), 0, 0), legal)
+    assert not CORE.listed("8/5 6/5", legal)
+
+
+def test_the_core_refuses_what_is_not_a_board() -> None:
+    assert CORE is not None
+    for args in ((-1, 0, 3, 1, 0), (1 << 104, 0, 3, 1, 0), (0, 0, 1, 3, 0), (0, 0, 7, 1, 0)):
+        with pytest.raises((ValueError, OverflowError)):
+            CORE.generate(*args)
+    with pytest.raises(TypeError):
+        CORE.plays("board", 0, 3, 1, 0)
