@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Coroutine
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
@@ -220,7 +221,18 @@ class Hub:
             with contextlib.suppress(Exception):
                 await socket.send_text(text)
 
-        task = asyncio.get_running_loop().create_task(send())
+        self.later(send())
+
+    def later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Do ``work`` in a task of its own (kept until done; a failure is logged)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("a background task of the hub failed")
+
+        task = asyncio.get_running_loop().create_task(run())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -334,8 +346,9 @@ async def websocket(
         finally:
             hub.leave(session, socket)
             if hub.seated(session, seat) == 0 and watched_presence(session, seat):
-                with contextlib.suppress(Exception):
-                    await presence(service, session, seat, False)  # the player left
+                # the player left: written by a task of its own (this one may be cancelled
+                # with its socket)
+                hub.later(presence(service, session, seat, False))
     finally:
         left = hub.per_address.get(where, 1) - 1
         if left > 0:

@@ -385,13 +385,16 @@ class Lobby:
         keys = " ".join(p.key for p in players.values())
         notice = f"start {game_id} {keys}"
 
+        fresh = self.now() - STALE_SECONDS
+
         def claim(db: Session) -> None:
             for seek_id in seek_ids:
                 taken = db.execute(
                     update(SeekRow)
-                    .where(SeekRow.id == seek_id, SeekRow.status == "open")
+                    .where(SeekRow.id == seek_id, SeekRow.status == "open",
+                           SeekRow.seen_at > fresh)
                     .values(status="paired", game_id=game_id)
-                )
+                )  # fmt: skip
                 if taken.rowcount != 1:  # type: ignore[attr-defined]
                     raise SeekGone(seek_id)
             self._publish_in(db, notice)
@@ -413,13 +416,17 @@ class Lobby:
     def joined(self, socket: Any, who: Who) -> None:
         self.sockets[socket] = who
 
-    async def left(self, socket: Any) -> None:
-        """A lobby page closed: its owner's open seeks go, unless another of their pages
-        here is still open."""
+    def left(self, socket: Any) -> None:
+        """A lobby page closed: its owner's open seeks go (in a task of its own: the socket's
+        may be cancelled), unless another of their pages here is still open."""
         who = self.sockets.pop(socket, None)
         if who is None or who.key is None or any(w.key == who.key for w in self.sockets.values()):
             return
+        task = asyncio.get_running_loop().create_task(self._withdraw_all(who))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
+    async def _withdraw_all(self, who: Who) -> None:
         def write() -> int:
             with self.service.sessions() as db:
                 done = db.execute(

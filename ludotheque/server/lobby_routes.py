@@ -181,4 +181,4 @@ async def lobby_socket(socket: WebSocket) -> None:
     except GONE:
         pass
     finally:
-        await lobby.left(socket)
+        lobby.left(socket)

@@ -218,7 +218,7 @@ async def presence(service: GameService, session: GameSession, side: str, here: 
     already says so)."""
     async with session.lock:
         await service.refresh(session)
-        if not watched_presence(session, side) or (side not in session.presence) != here:
+        if not watched_presence(session, side) or (side in session.presence) != here:
             return
         stamp = service.now()
 

@@ -1,0 +1,167 @@
+"""Accounts on the web: signing up, in and out, the session and CSRF cookies, forms refused
+without their token, names escaped and shown in games, and nothing lost without an account."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ludotheque.server.accounts import CSRF_COOKIE, SESSION_COOKIE
+from tests.server.conftest import token_of
+from tests.server.people import PASSWORD, Person, place_client, sign_up, visitor
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    return place_client(make_client)
+
+
+def form_token(html: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found is not None
+    return found.group(1)
+
+
+def test_sign_up_sets_a_safe_session_cookie(client: TestClient) -> None:
+    person = visitor(client)
+    with person.acting() as c:
+        page = c.get("/signup?next=/archive")
+        assert page.status_code == 200 and 'autocomplete="new-password"' in page.text
+        assert CSRF_COOKIE in c.cookies
+        response = c.post(
+            "/signup",
+            data={"csrf": form_token(page.text), "username": "Alice", "password": PASSWORD,
+                  "next": "/archive"},
+            follow_redirects=False,
+        )  # fmt: skip
+        assert response.status_code == 303 and response.headers["location"] == "/archive"
+        cookie = response.headers["set-cookie"]
+        assert cookie.startswith(f"{SESSION_COOKIE}=")
+        assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
+        home = c.get("/").text
+        assert 'id="me" href="/@/Alice"' in home and 'action="/signout"' in home
+        assert c.get("/api/me").json()["user"]["username"] == "Alice"
+
+
+def test_sign_up_refusals_say_why_in_the_visitors_language(client: TestClient) -> None:
+    sign_up(client, "alice")
+    person = visitor(client)
+    with person.acting() as c:
+        c.cookies.set("lang", "fr")
+        page = c.get("/signup").text
+        for name, password, words in (
+            ("AIice", PASSWORD, "déjà pris"),  # a look-alike of alice
+            ("admin", PASSWORD, "réservé"),
+            ("bob", "short", "au moins 8"),
+            ("bob", "password123", "plus courants"),
+            ("b<script>", PASSWORD, "que des lettres"),
+        ):
+            response = c.post("/signup", data={"csrf": form_token(page), "username": name,
+                                               "password": password})  # fmt: skip
+            assert response.status_code in (400, 409), name
+            assert words in response.text, (name, response.text[-800:])
+            assert "<script>" not in response.text.split("<main", 1)[1]  # escaped if shown
+
+
+def test_forms_need_their_csrf_token(client: TestClient) -> None:
+    person = visitor(client)
+    with person.acting() as c:
+        refused = c.post("/signup", data={"csrf": "forged", "username": "eve",
+                                          "password": PASSWORD})  # fmt: skip
+        assert refused.status_code == 403 and "expired" in refused.text
+    alice = sign_up(client, "alice")
+    with alice.acting() as c:
+        # signed in, the home form is cookie-authorised: no token, no game
+        response = c.post("/new", data={"game": "general", "mode": "local"},
+                          follow_redirects=False)  # fmt: skip
+        assert response.status_code == 403
+        page = c.get("/").text
+        ok = c.post("/new", data={"game": "general", "mode": "local", "csrf": form_token(page)},
+                    follow_redirects=False)  # fmt: skip
+        assert ok.status_code == 303
+        # the JSON API too, once a session cookie comes with it
+        assert c.post("/api/games", json={"game": "general"}).status_code == 403
+        headers = {"x-csrf-token": alice.csrf()}
+        assert c.post("/api/games", json={"game": "general"}, headers=headers).status_code == 201
+        assert c.post("/signout", data={"csrf": "forged"}).status_code == 403
+
+
+def test_sign_in_and_out(client: TestClient) -> None:
+    alice = sign_up(client, "alice")
+    stolen = dict(alice.jar)
+    with alice.acting() as c:
+        c.post("/signout", data={"csrf": form_token(c.get("/").text)})
+        assert c.get("/api/me").json()["user"] is None
+    # the session is over everywhere: an old copy of the cookie opens nothing
+    other = visitor(client)
+    with other.acting() as c:
+        c.cookies.set(SESSION_COOKIE, stolen[SESSION_COOKIE])
+        client.app.state.users.cache.clear()  # type: ignore[attr-defined]
+        assert c.get("/api/me").json()["user"] is None
+        page = c.get("/signin").text
+        wrong = c.post("/signin", data={"csrf": form_token(page), "username": "alice",
+                                        "password": "not the password"})  # fmt: skip
+        assert wrong.status_code == 401 and "Wrong username or password" in wrong.text
+        page = c.get("/signin").text
+        right = c.post("/signin", data={"csrf": form_token(page), "username": "ALICE",
+                                        "password": PASSWORD}, follow_redirects=False)  # fmt: skip
+        assert right.status_code == 303 and right.headers["location"] == "/lobby"
+        assert c.get("/api/me").json()["user"]["username"] == "alice"
+
+
+def test_without_an_account_everything_still_works(client: TestClient) -> None:
+    response = client.post("/new", data={"game": "general", "mode": "friend"})
+    assert response.status_code == 200 and "/play/" in response.text
+    created = client.post("/api/games", json={"game": "general", "mode": "computer"})
+    assert created.status_code == 201
+    assert created.json()["game"]["table"]["people"] == {}
+
+
+def test_a_signed_in_player_against_the_computer_is_named_and_may_be_rated(
+    client: TestClient,
+) -> None:
+    alice = sign_up(client, "alice")
+    with alice.acting() as c:
+        page = c.get("/").text
+        assert 'name="control"' in page and 'name="rated"' in page
+        response = c.post(
+            "/new",
+            data={"game": "general", "mode": "computer", "level": "hard", "side": "general",
+                  "control": "5+3", "rated": "on", "csrf": form_token(page)},
+            follow_redirects=False,
+        )  # fmt: skip
+        assert response.status_code == 303
+        token = token_of(response.headers["location"])
+    view = client.get(f"/api/play/{token}").json()
+    people = view["table"]["people"]
+    assert people["general"]["name"] == "alice" and people["rebels"]["level"] == "hard"
+    assert people["rebels"]["rating"] > 1500  # hard starts from the arena's measure
+    assert view["table"]["rated"] and view["undo"]["allowed"] is False
+    refused = client.post(f"/api/play/{token}/undo", json={})
+    assert refused.status_code == 409 and refused.json()["code"] == "rated"
+    record = client.get(f"/api/play/{token}/record").json()
+    assert record["players"]["general"] == "alice"
+
+
+def test_names_are_escaped_where_they_are_shown(client: TestClient) -> None:
+    # usernames are plain ASCII words; chat text is where anything may be written (see
+    # test_chat_live); the profile of a name that does not exist is a 404 whatever it is
+    response = client.get("/@/%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+    assert response.status_code == 404 and "<script>alert" not in response.text
+
+
+def test_profile_and_leaderboard_pages(client: TestClient) -> None:
+    alice: Person = sign_up(client, "alice")
+    page = client.get("/@/alice")
+    assert page.status_code == 200 and "No rated game yet" in page.text
+    assert client.get("/@/ALICE", follow_redirects=False).status_code == 301
+    assert client.get("/@/nobody").status_code == 404
+    board = client.get("/leaderboard?game=backgammon&ruleset=standard")
+    assert board.status_code == 200 and 'data-ruleset="standard"' in board.text
+    assert client.get("/leaderboard?game=chess").status_code == 200  # the first board instead
+    assert alice.get("/api/players/alice").json()["ratings"] == []
+    french = client.get("/leaderboard", headers={"accept-language": "fr"}).text
+    assert "Classement" in french
