@@ -13,7 +13,7 @@ or part of a move, and fixed-shape observation arrays. The adapters need the ``r
 
 >>> enc = encoding("backgammon", "standard")
 >>> enc.num_actions, enc.observation_shape
-(151, (205,))
+(157, (215,))
 >>> node = enc.apply(enc.initial(), 2 * 6 + 0)   # the opening roll: white 3, black 1
 >>> enc.describe(node)
 'W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31'

@@ -1,10 +1,10 @@
-"""Backgammon for the frameworks: one checker at a time; 151 actions, observations of shape (205,).
+"""Backgammon for the frameworks: one checker at a time; 157 actions, observations of shape (215,).
 
 Why one checker at a time. A whole play does not fit a small fixed range: with a double it is up
 to four checker moves, so an encoding of whole plays needs tens of thousands of actions, or a
 cut of the double into two pairs of moves (OpenSpiel's own backgammon: 1,352 actions, each two
-checker moves). One checker per decision needs only 151 actions, each meaning one thing on
-every board (this checker, this die), which suits a policy network.
+checker moves). One checker per decision needs only 151 checker actions, each meaning one thing
+on every board (this checker, this die), which suits a policy network.
 
 Which orders. The checkers of a play are chosen in the play's canonical order (the order its
 notation writes: origins highest first, the bar first, among the orders that can be played), and
@@ -19,7 +19,11 @@ whole engine move; the canonical orders need only the legal plays.
 Places are in the mover's own view: points 1–24, 25 the bar (0 is off). Actions:
 
 - move a checker from place ``o`` (1–25) with die ``d`` (1–6): ``(o - 1) * 6 + (d - 1)``, 0 … 149;
-- 150: pass, the one legal action when no checker can move.
+- 150: pass, the one legal action when no checker can move;
+- the doubling cube (rulesets ``money`` and ``match``): 151 double, 152 roll (no double), 153
+  take, 154 drop, 155 accept a resignation, 156 decline it (resigning is never offered).
+
+The numbers are the same in every ruleset (the cube's are never legal without a cube).
 
 Chance outcomes: the opening roll, white's die ``w`` and black's ``b`` (never equal), is
 ``(w - 1) * 6 + (b - 1)``; a roll ``hl`` (high ≥ low) is ``(h - 1) * 6 + (l - 1)``; so 36
@@ -35,28 +39,57 @@ the one after the checkers already moved this turn:
 - 194, 195: the observer's and the opponent's checkers borne off, over 15;
 - 196 … 201: the dice still to play this turn, for each face 1–6 how many, over 4;
 - 202, 203: the observer, the opponent is to move (or to roll next);
-- 204: the seed's five-checker cap applies.
+- 204: the seed's five-checker cap applies;
+- 205: the cube's value, log2 over 15 (0 without a cube); 206, 207: the observer, the opponent
+  owns the cube; 208: a double waits for an answer; 209: the observer may double now;
+- 210, 211: the observer's and the opponent's match scores over the match length; 212: the match
+  length over 25; 213: the Crawford game; 214: gammons count (the cube turned, or no Jacoby
+  rule).
 
-Ends: bearing off all 15 checkers, and the frameworks' turn limit (``max_turns`` turns, 1,000 by
-default: no result, "unfinished"; the rules have none). A game has at most ``5 * max_turns + 1``
-actions (a roll and at most four checkers a turn).
+Games and returns. ``seed`` and ``standard``: one game, 1 to the winner and -1 to the loser.
+``money``: one game, the points it is worth (the cube times 1, 2 for a gammon, 3 for a
+backgammon; a dropped double the cube). ``match``: a whole match (7 points by default), game
+after game, 1 to the side that wins it. A decision counts as a turn when it ends a checker play
+(pass included); cube decisions do not.
+
+Ends: the rules', and the frameworks' turn limit (``max_turns`` turns, 1,000 by default, 5,000
+for a match: no result, "unfinished"; the rules have none). A game has at most ``5 * max_turns +
+1`` actions without a cube (a roll and at most four checkers a turn), ``8 * max_turns + 1`` with
+one (a cube decision, its answer and a new game's opening roll besides).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core import IllegalMove, State
-from .base import Encoding, Node, Observation
+from ..core import Game, IllegalMove, State
+from .base import MISSING, Encoding, Node, Observation
 
 PASS = 150
-NUM_ACTIONS = 151
-SHAPE = (205,)
+CUBE = 151
+CUBE_ACTIONS = ("double", "roll", "take", "drop", "accept", "decline")
+"""The cube decisions, from action ``CUBE`` on."""
+MAX_CUBE = 2**15
+"""The engine's highest cube: money returns are at most three times it."""
+NUM_ACTIONS = 157
+SHAPE = (215,)
 _OPP = 96
 _BAR, _OFF, _DICE, _TURN, _CAP = 192, 194, 196, 202, 204
+_DOUBLED_PENDING = 2  # Stakes.pending while a double waits for its answer
+_CUBE, _OWN, _DOUBLED, _MAY, _SCORE, _LENGTH, _CRAWFORD, _GAMMONS = (
+    205,
+    206,
+    208,
+    209,
+    210,
+    212,
+    213,
+    214,
+)
 
 
 def step_action(src: int, die: int) -> int:
@@ -68,6 +101,8 @@ def action_words(action: int) -> str:
     """An action in words, whatever the position: ``13 with a 3``, ``bar with a 5``, ``pass``."""
     if action == PASS:
         return "pass"
+    if CUBE <= action < NUM_ACTIONS:
+        return CUBE_ACTIONS[action - CUBE]
     if not 0 <= action < PASS:
         return f"no action {action}"
     o, d = divmod(action, 6)
@@ -99,6 +134,8 @@ class TurnSoFar(NamedTuple):
     def dice_left(self, state: Any) -> list[int]:
         """The dice not used yet."""
         dice = state.dice
+        if dice is None:  # a cube decision, before the roll
+            return []
         left = [dice.high] * 4 if dice.is_double else [dice.high, dice.low]
         for step in self.done:
             left.remove(step[2])
@@ -106,17 +143,26 @@ class TurnSoFar(NamedTuple):
 
 
 class BackgammonEncoding(Encoding):
-    """Backgammon, either ruleset (see the module docstring)."""
+    """Backgammon, any ruleset (see the module docstring)."""
 
     name = "backgammon"
     num_actions = NUM_ACTIONS
     observation_shape = SHAPE
     max_chance_outcomes = 36
-    default_max_turns = 1000
+
+    def __init__(self, game: Game, max_turns: int | None = None) -> None:
+        start: Any = game.start()
+        stakes = getattr(start, "stakes", None)
+        self.cube = stakes is not None
+        self.match = bool(stakes is not None and stakes.length)
+        self.default_max_turns = 5000 if self.match else 1000
+        if self.cube and not self.match:
+            self.max_utility = 3.0 * MAX_CUBE  # a backgammon with the cube at its highest
+        super().__init__(game, max_turns)
 
     @property
     def max_game_length(self) -> int:
-        return 5 * self.max_turns + 1
+        return (8 if self.cube else 5) * self.max_turns + 1
 
     def in_turn(self, node: Node) -> bool:
         return node.pending is not None and bool(node.pending.done)
@@ -124,9 +170,18 @@ class BackgammonEncoding(Encoding):
     def _begin(self, state: State) -> Any:
         return TurnSoFar(tuple(state.legal_moves()), ())
 
+    def _next_game(self, state: State) -> State | None:
+        if not self.match:
+            return None
+        following: State | None = state.next_game()  # type: ignore[attr-defined]
+        return following
+
     def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
         plays, done = node.pending
-        if not plays[0].raw:
+        first = plays[0]
+        if not hasattr(first, "raw"):  # cube decisions
+            return [CUBE + CUBE_ACTIONS.index(str(m).split()[0]) for m in plays], plays
+        if not first.raw:
             return [PASS], [None]
         k = len(done)
         out: dict[int, Any] = {}
@@ -137,6 +192,8 @@ class BackgammonEncoding(Encoding):
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
         plays, done = node.pending
+        if action >= CUBE:
+            return self._after_chance(node, node.state.play(what))  # not a turn
         if action == PASS:
             return self._turn_done(node, node.state.play(plays[0]))
         k = len(done)
@@ -145,6 +202,15 @@ class BackgammonEncoding(Encoding):
         if k + 1 == len(left[0].raw):  # one play ends with these moves
             return self._turn_done(node, node.state.play(left[0]))
         return self._mid_turn(node, TurnSoFar(left, (*done, what)))
+
+    def returns(self, node: Node) -> list[float]:
+        outcome = node.outcome
+        if outcome is None or outcome.winner is None:
+            return [0.0, 0.0]
+        value = 1.0
+        if self.cube and not self.match:
+            value = float(node.state.points())  # type: ignore[attr-defined]
+        return [value if side == outcome.winner else -value for side in self.sides]
 
     def chance_outcomes(self, node: Node) -> list[tuple[int, float]]:
         if not node.is_chance:
@@ -201,16 +267,36 @@ class BackgammonEncoding(Encoding):
             out[_TURN if side == me else _TURN + 1] = 1.0
         if self.game.cap:  # type: ignore[attr-defined]
             out[_CAP] = 1.0
+        stakes = getattr(state, "stakes", None)
+        if stakes is not None:
+            me_i = player
+            out[_CUBE] = min(1.0, math.log2(stakes.value) / 15)
+            if stakes.owner >= 0:
+                out[_OWN if stakes.owner == me_i else _OWN + 1] = 1.0
+            if stakes.pending == _DOUBLED_PENDING:
+                out[_DOUBLED] = 1.0
+            if node.outcome is None and state.may_double(me):
+                out[_MAY] = 1.0
+            if stakes.length:
+                out[_SCORE] = min(1.0, stakes.score[me_i] / stakes.length)
+                out[_SCORE + 1] = min(1.0, stakes.score[1 - me_i] / stakes.length)
+                out[_LENGTH] = min(1.0, stakes.length / 25)
+            if stakes.crawford:
+                out[_CRAWFORD] = 1.0
+            if stakes.gammons_count():
+                out[_GAMMONS] = 1.0
 
     def action_text(self, node: Node, action: int) -> str:
-        legal = self.legal(node)
-        if action not in legal:
+        what = self.what(node, action)
+        if what is MISSING:
             return action_words(action)
         if action == PASS:
             return "pass"
-        src, dst, die, hit = legal[action]
+        if action >= CUBE:
+            return str(what)
+        src, dst, die, hit = what
         text = f"{_place(src)}/{_place(dst)}{'*' if hit else ''}"
-        twins = sum(1 for s in legal.values() if (s[0], s[1]) == (src, dst))
+        twins = sum(1 for s in self.choices(node)[1] if (s[0], s[1]) == (src, dst))
         return f"{text} ({die})" if twins > 1 else text  # 1/off with a 3 or with a 4
 
     def _pending_text(self, node: Node) -> str:
@@ -224,7 +310,10 @@ class BackgammonEncoding(Encoding):
     def turn_plans(self, node: Node) -> dict[Any, list[int]]:
         if node.player < 0:
             return {}
+        actions, whats = self.choices(node)
         plays, done = node.pending
+        if not hasattr(plays[0], "raw"):
+            return {m: [a] for a, m in zip(actions, whats, strict=True)}
         k = len(done)
         return {
             p: [(s - 1) * 6 + (d - 1) for s, _, d, _ in p.raw[k:]] if p.raw else [PASS]

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import CHANCE, Game, IllegalMove, Outcome, State
+from ..core import CHANCE, Game, IllegalMove, InvalidPosition, Outcome, State
 
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4
@@ -166,6 +166,8 @@ class Encoding(ABC):
     """True when the turn limit is the game's own draw rule (Defiance), not the frameworks'."""
     repetition: int | None = None
     """A position seen this many times is a draw (``None``: no repetition rule)."""
+    max_utility: float = 1.0
+    """The largest return (a win); the smallest is its opposite."""
     has_pending: bool = True
     """False when a turn is one decision (nothing is ever half chosen)."""
 
@@ -218,6 +220,10 @@ class Encoding(ABC):
         """The ``pending`` value of a fresh turn at ``state`` (``None`` by default)."""
         return None
 
+    def _next_game(self, state: State) -> State | None:
+        """The next game when the episode goes on after the game of ``state`` ended."""
+        return None
+
     def _resets_history(self, before: State, after: State) -> bool:
         """True when no position before ``after`` can occur again (an irreversible move)."""
         return False
@@ -237,7 +243,15 @@ class Encoding(ABC):
 
     def initial(self) -> Node:
         """The node at the start of a game."""
-        state = self.game.start()
+        return self.node_at(self.game.start())
+
+    def node_at(self, position: State | str) -> Node:
+        """The node at a position (a state of this game, or a position string), as the start of
+        a game: no turn played, no position seen before. Raises ``InvalidPosition`` for a bad
+        position string."""
+        state = self.game.parse_position(position) if isinstance(position, str) else position
+        if state.game is not self.game:
+            raise InvalidPosition(f"{state!r} is not a position of {self.game!r}")
         keep = self.repetition is not None
         return self._node(state, 0, (hash(state),) if keep else (), (state,) if keep else ())
 
@@ -254,6 +268,14 @@ class Encoding(ABC):
         """The legal actions of a decision node, each with what it plays."""
         actions, whats = self.choices(node)
         return dict(zip(actions, whats, strict=True))
+
+    def what(self, node: Node, action: int) -> Any:
+        """What a legal ``action`` plays at ``node`` (``MISSING`` when it is not legal)."""
+        actions, whats = self.choices(node)
+        try:
+            return whats[actions.index(action)]
+        except ValueError:
+            return MISSING
 
     def legal_actions(self, node: Node) -> list[int]:
         """The legal actions of a decision node, ascending."""
@@ -314,6 +336,11 @@ class Encoding(ABC):
         self, state: State, turns: int, seen: tuple[int, ...], seen_states: tuple[State, ...]
     ) -> Node:
         outcome = state.outcome()
+        if outcome is not None:
+            following = self._next_game(state)
+            if following is not None:  # the episode goes on (a match's next game)
+                state, outcome = following, following.outcome()
+                seen, seen_states = (), ()
         if outcome is None:
             repetition = self.repetition
             if repetition is not None and seen and seen.count(seen[-1]) >= repetition:
@@ -373,7 +400,8 @@ class Encoding(ABC):
         return plans[chosen[best]]
 
 
-_MISSING: Any = object()
+MISSING: Any = object()
+"""What ``Encoding.what`` answers for an action that is not legal."""
 
 
 def _as_action(value: object) -> int:

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..core import Game
 from ..games.defiance import Turn
-from .base import Encoding, Node, Observation
+from .base import MISSING, Encoding, Node, Observation
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _VECTORS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))  # (dx, dy)
@@ -160,14 +160,14 @@ class DefianceEncoding(Encoding):
         return self._turn_done(node, state.play(Turn(view.action, what, self.n)))
 
     def action_text(self, node: Node, action: int) -> str:
-        legal = self.legal(node)
-        if action not in legal:
+        what = self.what(node, action)
+        if what is MISSING:
             return self.action_words(action)
         if node.pending is None:
-            return str(Turn(legal[action], None, self.n))
+            return str(Turn(what, None, self.n))
         if action == self.none:
             return "no Command move"
-        return str(Turn(node.pending.action, legal[action], self.n)).split(";")[1]
+        return str(Turn(node.pending.action, what, self.n)).split(";")[1]
 
     def _pending_text(self, node: Node) -> str:
         view = node.pending

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..core import Game
-from .base import Encoding, Node, Observation
+from .base import MISSING, Encoding, Node, Observation
 
 POINTS = (*(f"{c}{r}" for c in "abcde" for r in range(1, 6)), "s1", "s2", "s3", "s4")
 """The 29 points in action order (alphabetical)."""
@@ -163,8 +163,8 @@ class GeneralEncoding(Encoding):
         out[7] = min(1.0, node.turns / self.max_turns)
 
     def action_text(self, node: Node, action: int) -> str:
-        move = self.legal(node).get(action)
-        return str(move) if move is not None else action_words(action)
+        move = self.what(node, action)
+        return action_words(action) if move is MISSING else str(move)
 
     def turn_plans(self, node: Node) -> dict[Any, list[int]]:
         return {move: [action] for action, move in self.legal(node).items()}

@@ -5,15 +5,16 @@
 >>> game = pyspiel.load_game("ludotheque_backgammon", {"ruleset": "standard"})
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), game.num_distinct_actions()
-(True, 151)
+(True, 157)
 
-Registered games, each with the parameters ``ruleset`` (the game's rulesets, as
+Registered games: ``ludotheque_general``, ``ludotheque_backgammon`` (chance nodes for the dice)
+and ``ludotheque_defiance``, each with the parameters ``ruleset`` (the game's rulesets, as
 ``ludotheque.available_games()`` lists them) and ``max_turns`` (the turn limit, see each game's
-encoding): ``ludotheque_general``, ``ludotheque_backgammon`` (chance nodes for the dice) and
-``ludotheque_defiance``. Actions, chance outcomes and observation tensors follow the encodings
-of ``ludotheque.envs.general``, ``.backgammon`` and ``.defiance``; players are numbered as the
-game lists its sides (player 0 moves first). Returns are 1 for a win, -1 for a loss and 0 for a
-draw or a game stopped at the turn limit.
+encoding; 0, the default, is the ruleset's own). Actions, chance outcomes and observation
+tensors follow the encodings of ``ludotheque.envs.general``, ``.backgammon`` and ``.defiance``;
+players are numbered as the game lists its sides (player 0 moves first). Returns are 1 for a
+win, -1 for a loss and 0 for a draw or a game stopped at the turn limit (backgammon's ``money``
+ruleset: the points won).
 
 ``AgentBot`` plays one of our computer players (a level such as ``"hard"``) as an OpenSpiel
 bot, so that OpenSpiel's algorithms can meet them (``evaluate_bots``).
@@ -59,10 +60,9 @@ def _encoding(game: str, ruleset: str, max_turns: int) -> Encoding:
 
 
 def _game_type(short_name: str, game: str) -> Any:
-    default = make_encoding(game)
     chance = (
         pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-        if default.max_chance_outcomes
+        if make_encoding(game).max_chance_outcomes
         else pyspiel.GameType.ChanceMode.DETERMINISTIC
     )
     return pyspiel.GameType(
@@ -81,7 +81,7 @@ def _game_type(short_name: str, game: str) -> Any:
         provides_observation_tensor=True,
         parameter_specification={
             "ruleset": available_games()[game][0],
-            "max_turns": default.max_turns,
+            "max_turns": 0,  # 0: the ruleset's own turn limit
         },
     )
 
@@ -95,15 +95,15 @@ class LudothequeGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         game = self.game_name
         ruleset = str(params.get("ruleset", available_games()[game][0]))
-        max_turns = params.get("max_turns")
-        enc = make_encoding(game, ruleset, None if max_turns is None else int(max_turns))
+        max_turns = int(params.get("max_turns") or 0)
+        enc = make_encoding(game, ruleset, max_turns or None)
         self.encoding = _encoding(game, enc.ruleset, enc.max_turns)
         info = pyspiel.GameInfo(
             num_distinct_actions=enc.num_actions,
             max_chance_outcomes=enc.max_chance_outcomes,
             num_players=2,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-enc.max_utility,
+            max_utility=enc.max_utility,
             utility_sum=0.0,
             max_game_length=enc.max_game_length,
         )
@@ -223,7 +223,7 @@ class AgentBot(pyspiel.Bot):  # type: ignore[misc]
         if not enc.in_turn(node):
             move = self.agent.choose(node.state)
             self._plan = list(enc.turn_plans(node)[move])
-        elif not self._plan or self._plan[0] not in enc.legal(node):
+        elif not self._plan or self._plan[0] not in enc.choices(node)[0]:
             self._plan = enc.best_plan(node, [])
         return self._plan.pop(0)
 

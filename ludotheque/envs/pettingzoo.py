@@ -5,7 +5,7 @@
 >>> e.reset(seed=1)
 >>> observation, reward, termination, truncation, info = e.last()
 >>> observation["observation"].shape, observation["action_mask"].shape
-((205,), (151,))
+((215,), (157,))
 
 ``env(game, ruleset=None, render_mode=None, max_turns=None)``: ``game`` is ``"general"``,
 ``"backgammon"`` or ``"defiance"``; ``ruleset`` one of its rulesets (``None``: the default, as
