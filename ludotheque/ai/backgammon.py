@@ -105,10 +105,14 @@ class BackgammonAgent(ExpectimaxAgent):
         name: str = "backgammon",
         temperature: float = 0.0,
         cube_noise: float = 0.0,
+        deep: int = 2,
+        margin: float = 0.05,
     ) -> None:
         super().__init__(seed, budget or Budget(iterations=2), beam, name)
         self.temperature = temperature
         self.cube_noise = cube_noise
+        self.deep = deep
+        self.margin = margin
         self.last_cube: tuple[float, float, float] | None = None
 
     # -- the protocol ----------------------------------------------------------------------
@@ -162,14 +166,96 @@ class BackgammonAgent(ExpectimaxAgent):
         candidates = order[: self.beam] if self.beam else order
         clock = self.budget.clock()
         best_value = -math.inf
+        values: dict[int, float] = {}
         try:
             for i in candidates:
                 value = self._two_ply(state, moves[i], ctx, clock)
+                values[i] = value
                 if value > best_value:
                     best_index, best_value = i, value
+            if plies >= 3:
+                best_index = self._deepen(state, moves, values, ctx, clock, best_index)
         except OutOfTime:
             pass  # the best candidate searched so far (the one-ply best if none finished)
         return moves[best_index]
+
+    def _deepen(self, state: BackgammonState, moves: list[Any], values: dict[int, float],
+                ctx: equity.Context, clock: Clock, best: int) -> int:  # fmt: skip
+        """Three plies on the ``deep`` best two-ply candidates that come within ``margin`` (on
+        the [-1, 1] scale) of the best: only close choices are searched again."""
+        ranked = sorted(values, key=lambda i: -values[i])
+        scale = 0.5 if ctx.kind == "match" else 3.0 * ctx.cube if ctx.kind else 1.0
+        close = [i for i in ranked[: self.deep] if values[best] - values[i] <= self.margin * scale]
+        if len(close) < 2:
+            return best
+        deeper = {i: self._three_ply(state, moves[i], ctx, clock) for i in close}
+        return max(deeper, key=lambda i: deeper[i])
+
+    def _three_ply(self, state: BackgammonState, play: Any, ctx: equity.Context,
+                   clock: Clock) -> float:  # fmt: skip
+        """The value for the mover of ``play`` three plies deep: each roll of the other side
+        and its best reply (by the network, one ply), then each of our rolls and our best
+        play, valued by the network with the other side on roll. The cube counts at the
+        leaves only (each side's access there), not in the middle of the search."""
+        me, opp = play.mover_after, play.opponent_after
+        if me & 15 == B.CHECKERS:
+            return win_value(ctx, multiplier(B.unpack(opp)), True)
+        cap = state.game.cap
+        # the other side's replies, valued for us on roll: it picks the worst for us
+        replies = Leaves(ctx)
+        per_roll: list[tuple[float, list[tuple[int, int, int]], list[int]]] = []
+        for high, low, weight in _ROLLS:
+            if clock.expired():
+                raise OutOfTime
+            found, _ = generate(opp, me, high, low, cap)
+            options: list[tuple[int, int, int]] = []
+            lost: list[int] = []
+            for their, mine in found:
+                if their & 15 == B.CHECKERS:
+                    lost.append(multiplier(B.unpack(mine)))
+                else:
+                    options.append((replies.add(mine, their), mine, their))
+            per_roll.append((weight, options, lost))
+        reply_values, _ = replies.values()
+        # then our rolls after each chosen reply: our best play, the other side on roll
+        other = ctx.other()
+        ours = Leaves(other)
+        chosen: list[tuple[float, float | None, list[tuple[float, list[int], list[int]]]]] = []
+        for weight, options, lost in per_roll:
+            fixed = min((win_value(ctx, k, False) for k in lost), default=math.inf)
+            best_reply = min(options, key=lambda o: reply_values[o[0]], default=None)
+            if best_reply is None or fixed <= reply_values[best_reply[0]]:
+                chosen.append((weight, fixed, []))
+                continue
+            _, mine, their = best_reply
+            rolls: list[tuple[float, list[int], list[int]]] = []
+            for high, low, w2 in _ROLLS:
+                if clock.expired():
+                    raise OutOfTime
+                self.nodes += 1
+                found, _ = generate(mine, their, high, low, cap)
+                indexes: list[int] = []
+                won: list[int] = []
+                for mine2, their2 in found:
+                    if mine2 & 15 == B.CHECKERS:
+                        won.append(multiplier(B.unpack(their2)))
+                    else:
+                        indexes.append(ours.add(their2, mine2))
+                rolls.append((w2, indexes, won))
+            chosen.append((weight, None, rolls))
+        leaf_values, _ = ours.values()
+        back = equity.opposite(ctx)(leaf_values)
+        total = 0.0
+        for weight, settled, rolls in chosen:
+            if settled is not None:
+                total += weight * settled
+                continue
+            value = 0.0
+            for w2, indexes, won in rolls:
+                options_values = [*back[indexes].tolist(), *(win_value(ctx, k, True) for k in won)]
+                value += w2 * max(options_values)
+            total += weight * value
+        return total
 
     def _two_ply(self, state: BackgammonState, play: Any, ctx: equity.Context,
                  clock: Clock) -> float:  # fmt: skip
