@@ -40,12 +40,19 @@ def profile(db: Session, user: UserRow, viewer_id: int | None) -> dict[str, Any]
         if r.games > 0
     ]
     history: dict[tuple[str, str], list[tuple[datetime, float]]] = {}
-    for h in db.scalars(
-        select(RatingHistoryRow)
+    for h, change in db.execute(
+        select(RatingHistoryRow, PlayerRow.change)
+        .outerjoin(
+            PlayerRow,
+            (PlayerRow.game_id == RatingHistoryRow.game_id) & (PlayerRow.user_id == user.id),
+        )
         .where(RatingHistoryRow.user_id == user.id)
         .order_by(RatingHistoryRow.id)
     ).all():
-        history.setdefault((h.game, h.ruleset), []).append((h.at, h.rating))
+        points = history.setdefault((h.game, h.ruleset), [])
+        if not points and change is not None:  # where the line starts: before the first game
+            points.append((h.at, h.rating - change))
+        points.append((h.at, h.rating))
     me, them = aliased(PlayerRow), aliased(PlayerRow)
     rows = db.execute(
         select(GameRow, me, them, UserRow)
@@ -61,8 +68,11 @@ def profile(db: Session, user: UserRow, viewer_id: int | None) -> dict[str, Any]
         result: str | None
         if game.finished_at is not None:
             result = (
-                "draw" if game.winner is None else ("win" if game.winner == mine.side else "loss")
-            )
+                "aborted" if game.reason == "aborted"
+                else "draw" if game.winner is None
+                else "win" if game.winner == mine.side
+                else "loss"
+            )  # fmt: skip
             url: str | None = f"/archive/{game.id}"
         else:
             result = None
@@ -114,8 +124,8 @@ def boards() -> list[tuple[str, str]]:
 
 # -- the chart ---------------------------------------------------------------------------------
 
-WIDTH, HEIGHT = 640, 220
-LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 28
+WIDTH, HEIGHT = 480, 200
+LEFT, RIGHT, TOP, BOTTOM = 50, 12, 14, 30
 
 
 def rating_chart(points: list[tuple[datetime, float]], label: str) -> Markup:

@@ -18,7 +18,7 @@ function rulesetName(game, ruleset) {
 }
 
 function controlName(key) {
-  if (!key) return t("clock.none");
+  if (!key) return t("clock.untimed");
   for (const list of Object.values(data.presets)) {
     const found = list.find((p) => p.key === key);
     if (found) return found[lang()] || found.en;

@@ -132,6 +132,7 @@ function createTable({ t, send, sideName, mode }) {
         if (node.textContent !== text) node.textContent = text;
         const low = f.left < table.control.low && f.first === null;
         node.classList.toggle("running", f.running);
+        node.classList.toggle("first", f.first !== null);
         node.classList.toggle("low", low);
         node.setAttribute("aria-label", t("clock.label", { side: sideName(side), time: text }));
         if (f.running && low && lowWarned !== snap.ply && snap.my_sides.includes(side)) {
