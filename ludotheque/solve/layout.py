@@ -105,21 +105,18 @@ LOW_BITS = 13
 @cache
 def rank_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """``(low, high)`` with ``rank(R) = low[R & 0x1FFF] + high[popcount(R & 0x1FFF), R >> 13]``."""
-    low = np.zeros(1 << LOW_BITS, dtype=np.int64)
-    for mask in range(1 << LOW_BITS):
-        low[mask] = sum(math.comb(p, i + 1) for i, p in enumerate(_bits(mask)))
+    # each table entry is the entry without the mask's top point plus that point's term
+    low = [0] * (1 << LOW_BITS)
+    for mask in range(1, 1 << LOW_BITS):
+        top = mask.bit_length() - 1
+        low[mask] = low[mask ^ (1 << top)] + math.comb(top, mask.bit_count())
     high_bits = SQUARE_POINTS - LOW_BITS
-    high = np.zeros((LOW_BITS + 1, 1 << high_bits), dtype=np.int64)
-    for j in range(LOW_BITS + 1):
-        for mask in range(1 << high_bits):
-            high[j, mask] = sum(
-                math.comb(LOW_BITS + q, j + i + 1) for i, q in enumerate(_bits(mask))
-            )
-    return low, high
-
-
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if (mask >> i) & 1]
+    high = [[0] * (1 << high_bits) for _ in range(LOW_BITS + 1)]
+    for j, row in enumerate(high):
+        for mask in range(1, 1 << high_bits):
+            top = mask.bit_length() - 1
+            row[mask] = row[mask ^ (1 << top)] + math.comb(LOW_BITS + top, j + mask.bit_count())
+    return np.array(low, dtype=np.int64), np.array(high, dtype=np.int64)
 
 
 def rank(rebels: int) -> int:

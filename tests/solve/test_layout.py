@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludotheque
@@ -34,6 +34,7 @@ def rebel_sets(draw: st.DrawFn) -> int:
     return sum(1 << p for p in points)
 
 
+@settings(deadline=None)  # the first example builds the rank tables
 @given(rebel_sets())
 def test_rank_and_unrank_are_inverse(rebels: int) -> None:
     k = rebels.bit_count()
@@ -47,6 +48,7 @@ def test_ranks_follow_the_numeric_order_of_the_sets() -> None:
     assert [rank(m) for m in sets] == list(range(len(sets)))
 
 
+@settings(deadline=None)
 @given(rebel_sets(), st.data())
 def test_index_and_position_are_inverse(rebels: int, data: st.DataObject) -> None:
     free = [p for p in range(29) if not (rebels >> p) & 1]
