@@ -128,6 +128,12 @@ class MCTSAgent:
         return best
 
     def _playout(self, state: State, first: str) -> float:
+        fast = getattr(state, "random_playout", None) if self.rollout is random_rollout else None
+        if fast is not None:  # the game plays a whole random roll-out itself (backgammon)
+            state, _ = fast(self.rng, self.cutoff)
+            if state.to_move is None:
+                return terminal_value(state, first)
+            return value(state, first)
         plies = 0
         rng = self.rng
         while state.to_move is not None:

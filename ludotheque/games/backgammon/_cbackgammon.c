@@ -600,6 +600,72 @@ static PyObject *listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(found);
 }
 
+/* -- random play-outs ---------------------------------------------------------------------- */
+
+static uint64_t next_random(uint64_t *state) { /* splitmix64 */
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int below(uint64_t *state, int n) { /* uniform in 0..n-1 (Lemire; bias < 2^-50) */
+    return (int)(((unsigned __int128)next_random(state) * (uint64_t)n) >> 64);
+}
+
+/* playout(white, black, side, high, low, cap, seed, plies) -> (white, black, side, high, low,
+   plies played): uniformly random legal plays and random rolls from a position of a cubeless
+   game (side 0 white or 1 black to move, high and low its roll or 0 0 before it), until the
+   game ends (side -1 then) or ``plies`` plays were made (plies < 0: no limit) */
+static PyObject *playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "expected (white, black, side, high, low, cap, seed, plies)");
+        return NULL;
+    }
+    u128 board[2];
+    if (to_board(args[0], &board[0]) < 0 || to_board(args[1], &board[1]) < 0) return NULL;
+    long side = PyLong_AsLong(args[2]), high = PyLong_AsLong(args[3]);
+    long low = PyLong_AsLong(args[4]), cap = PyLong_AsLong(args[5]);
+    uint64_t seed = PyLong_AsUnsignedLongLongMask(args[6]);
+    long limit = PyLong_AsLong(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    if ((side != 0 && side != 1) || cap < 0 || cap > 15 ||
+        !((high == 0 && low == 0) || (1 <= low && low <= high && high <= 6))) {
+        PyErr_SetString(PyExc_ValueError, "not a position of a game in progress");
+        return NULL;
+    }
+    uint64_t random_state = seed;
+    long played = 0;
+    while (limit < 0 || played < limit) {
+        if (high == 0) {
+            int a = 1 + below(&random_state, 6), b = 1 + below(&random_state, 6);
+            high = a > b ? a : b;
+            low = a > b ? b : a;
+        }
+        if (search(board[side], board[1 - side], (int)high, (int)low, (int)cap) < 0)
+            return PyErr_NoMemory();
+        const Leaf *chosen = &leaves[below(&random_state, nleaves)];
+        board[side] = chosen->me;
+        board[1 - side] = chosen->opp;
+        played++;
+        high = low = 0;
+        if ((board[side] & 15) == 15) {
+            side = -1;
+            break;
+        }
+        side = 1 - side;
+    }
+    PyObject *white = from_board(board[0]), *black = from_board(board[1]);
+    if (white == NULL || black == NULL) {
+        Py_XDECREF(white);
+        Py_XDECREF(black);
+        return NULL;
+    }
+    return Py_BuildValue("(NNllll)", white, black, side, high, low, played);
+}
+
 static PyObject *setup(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *play;
@@ -620,6 +686,8 @@ static PyMethodDef methods[] = {
      "generate(me, opp, high, low, cap) -> (plays by final position, dice used)."},
     {"plays", (PyCFunction)(void (*)(void))plays, METH_FASTCALL,
      "plays(me, opp, high, low, cap) -> list of Play."},
+    {"playout", (PyCFunction)(void (*)(void))playout, METH_FASTCALL,
+     "playout(white, black, side, high, low, cap, seed, plies) -> the position reached."},
     {"listed", (PyCFunction)(void (*)(void))listed, METH_FASTCALL,
      "listed(move, moves) -> whether move is in the list moves (the object itself first)."},
     {NULL, NULL, 0, NULL},

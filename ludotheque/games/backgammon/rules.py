@@ -10,6 +10,7 @@ and each roll.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,7 +47,18 @@ from .cube import (
     read_action,
     tail,
 )
-from .moves import OPENINGS, ROLLS, OpeningRoll, Play, Roll, Step, listed, plays, point_name
+from .moves import (
+    OPENINGS,
+    ROLLS,
+    OpeningRoll,
+    Play,
+    Roll,
+    Step,
+    listed,
+    plays,
+    point_name,
+    random_playout,
+)
 
 WHITE = "white"
 BLACK = "black"
@@ -176,6 +188,14 @@ class BackgammonState(State):
         if self._dice is None or self.to_move != self.side:
             return []
         return self.legal_moves()
+
+    def random_playout(
+        self, rng: random.Random, plies: int | None = None
+    ) -> tuple[BackgammonState, int]:
+        """Uniformly random moves and rolls until the game ends or ``plies`` moves were played:
+        (the state reached, the moves played). A search's roll-outs; in the compiled core when
+        it was built (``moves.random_playout``)."""
+        return random_playout(self, rng, plies)
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.to_move != CHANCE:
