@@ -1,8 +1,9 @@
 """The compiled backgammon core (issue 21) against the pure-Python move generation it replaces:
 the same plays, in the same order, with the same canonical single moves, for every roll of
 positions from hypothesis (tall stacks, the bar, bearing off) and from random games, in both
-rulesets with and without the cap. Skipped when the core was not built or
-``LUDOTHEQUE_PURE_PYTHON`` is set (the rest of the suite then runs the pure-Python path)."""
+rulesets with and without the cap (skipped when the core was not built or
+``LUDOTHEQUE_PURE_PYTHON`` is set); and random roll-outs, compiled or not, that play legal moves
+and end games reproducibly."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ludotheque.games.backgammon.rules import BackgammonState
 from tests.backgammon.strategies import positions
 
 CORE = movegen.CORE
-pytestmark = pytest.mark.skipif(
+needs_core = pytest.mark.skipif(
     CORE is None, reason="the compiled core was not built (or LUDOTHEQUE_PURE_PYTHON is set)"
 )
 GAMES = {cap: ludotheque.load("backgammon", "seed" if cap else "standard") for cap in (5, 0)}
@@ -35,6 +36,7 @@ def same_for_every_roll(me: int, opp: int, cap: int) -> None:
             assert all(type(p) is moves.Play for p in built)
 
 
+@needs_core
 @settings(max_examples=60, deadline=None)
 @given(positions(cap=5))
 def test_capped_positions(text: str) -> None:
@@ -43,6 +45,7 @@ def test_capped_positions(text: str) -> None:
     same_for_every_roll(*s._mover_boards(), 5)
 
 
+@needs_core
 @settings(max_examples=60, deadline=None)
 @given(positions(cap=0))
 def test_uncapped_positions(text: str) -> None:
@@ -51,6 +54,7 @@ def test_uncapped_positions(text: str) -> None:
     same_for_every_roll(*s._mover_boards(), 0)
 
 
+@needs_core
 @settings(max_examples=30, deadline=None)
 @given(positions(cap=5, home_only=True))
 def test_bearing_off(text: str) -> None:
@@ -60,6 +64,7 @@ def test_bearing_off(text: str) -> None:
         same_for_every_roll(*s._mover_boards(), cap)
 
 
+@needs_core
 @pytest.mark.parametrize("cap", [5, 0])
 def test_positions_of_random_games(cap: int) -> None:
     rng = random.Random(cap)
@@ -78,6 +83,7 @@ def test_positions_of_random_games(cap: int) -> None:
             s = s.play(legal[rng.randrange(len(legal))])
 
 
+@needs_core
 def test_listed_finds_the_object_then_equal_values() -> None:
     assert CORE is not None
     s = GAMES[0].parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
@@ -89,6 +95,7 @@ def test_listed_finds_the_object_then_equal_values() -> None:
     assert not CORE.listed("8/5 6/5", legal)
 
 
+@needs_core
 def test_the_core_refuses_what_is_not_a_board() -> None:
     assert CORE is not None
     for args in ((-1, 0, 3, 1, 0), (1 << 104, 0, 3, 1, 0), (0, 0, 1, 3, 0), (0, 0, 7, 1, 0)):
@@ -96,3 +103,44 @@ def test_the_core_refuses_what_is_not_a_board() -> None:
             CORE.generate(*args)
     with pytest.raises(TypeError):
         CORE.plays("board", 0, 3, 1, 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions(cap=0))
+def test_a_compiled_roll_out_plays_legal_moves(text: str) -> None:
+    # one move of a roll-out is one of the state's legal plays; all of them come up
+    state = GAMES[0].parse_position(text)
+    assert isinstance(state, BackgammonState)
+    if state.outcome() is not None:
+        return
+    legal = {state.play(p) for p in state.legal_moves()}
+    rng = random.Random(text)
+    seen = set()
+    for _ in range(30 * len(legal)):
+        after, played = state.random_playout(rng, 1)
+        assert played == 1 and after in legal
+        seen.add(after)
+    assert seen == legal
+
+
+@pytest.mark.parametrize("cap", [5, 0])
+def test_compiled_roll_outs_end_games_reproducibly(cap: int) -> None:
+    game = GAMES[cap]
+    start = game.start().play("w3b1")
+    wins = {"white": 0, "black": 0}
+    rng = random.Random(cap)
+    for _ in range(100):
+        seed = rng.getrandbits(32)
+        end, played = start.random_playout(random.Random(seed))
+        outcome = end.outcome()
+        assert outcome is not None and outcome.reason == "borne-off" and played > 10
+        assert end.random_playout(random.Random(seed)) == (end, 0)
+        assert start.random_playout(random.Random(seed)) == (end, played)
+        assert game.parse_position(end.position()) == end
+        wins[str(outcome.winner)] += 1
+    # random play from a 31 opening: no side is far ahead
+    assert 30 < wins["white"] < 70
+    # with a limit, the roll-out stops after that many moves (at a roll or a decision)
+    middle, played = start.random_playout(random.Random(1), 7)
+    assert played == 7 and middle.outcome() is None
+    assert game.parse_position(middle.position()) == middle
