@@ -180,7 +180,9 @@ async def api_public_state(game_id: str, service: ServiceDep) -> dict[str, Any]:
 
 @router.get("/api/archive")
 async def api_archive(service: ServiceDep) -> list[dict[str, Any]]:
-    return await service.archive()
+    from .pages import archive_named
+
+    return await archive_named(service)
 
 
 def record_response(session: GameSession) -> Response:

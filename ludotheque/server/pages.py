@@ -133,7 +133,20 @@ async def watch_page(request: Request, token: str, service: ServiceDep) -> HTMLR
 
 @router.get("/archive", response_class=HTMLResponse)
 async def archive_page(request: Request, service: ServiceDep) -> HTMLResponse:
-    return page(request, "archive.html", games=await service.archive())
+    return page(request, "archive.html", games=await archive_named(service))
+
+
+async def archive_named(service: Any) -> list[dict[str, Any]]:
+    """The archive, with the names of the players who have an account."""
+    from .profiles import named
+
+    games = await service.archive()
+
+    def read() -> list[dict[str, Any]]:
+        with service.sessions() as db:
+            return named(db, games)
+
+    return list(await service.run_db(read))
 
 
 @router.get("/archive/{game_id}", response_class=HTMLResponse)

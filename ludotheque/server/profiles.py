@@ -171,3 +171,19 @@ def rating_chart(points: list[tuple[datetime, float]], label: str) -> Markup:
         "</svg>",
     ]
     return Markup("".join(parts))
+
+
+def named(db: Session, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``games`` (the archive's rows) with who played each side, by name: ``people`` maps a
+    side to its account's name or computer level (sides without an account are left out)."""
+    ids = [g["id"] for g in games]
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    if ids:
+        rows = db.execute(
+            select(PlayerRow.game_id, PlayerRow.side, UserRow.username, UserRow.level)
+            .join(UserRow, UserRow.id == PlayerRow.user_id)
+            .where(PlayerRow.game_id.in_(ids))
+        ).all()
+        for game_id, side, username, level in rows:
+            found.setdefault(game_id, {})[side] = {"name": username, "level": level}
+    return [{**g, "people": found.get(g["id"], {})} for g in games]

@@ -86,9 +86,23 @@ def test_two_players_meet_play_on_the_clock_and_are_rated(
     bob.press("#chat-input", "Enter")
     expect(alice.locator("#chat-list li").last).to_contain_text("Merci, toi aussi")
 
-    # the first moves (free), then alice lets her six seconds run out
+    # bob mutes alice (in his browser only), then lets her speak again
+    bob.locator("#chat-list li", has_text="Good luck").locator("button.mute").click()
+    expect(bob.locator("#chat-list li")).to_have_count(1)
+    expect(bob.locator("#chat-muted")).to_be_visible()
+    bob.click("#chat-unmute")
+    expect(bob.locator("#chat-list li")).to_have_count(2)
+
+    # the first moves (free), then alice lets her six seconds run out; her tab is in the
+    # background when bob moves: the title and a sound tell her it is her turn
     play(alice, "a2-b2")
+    alice.evaluate(
+        """() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});
+        document.dispatchEvent(new Event('visibilitychange')); }"""
+    )
     play(bob, "c3-b4")
+    expect(alice).to_have_title(re.compile(r"^● Your turn — "))
+    expect(alice.locator("html")).to_have_attribute("data-last-sound", "turn")
     expect(alice.locator("#strip-bottom .clock.running")).to_be_visible()
     shot(alice, "place-story-game-en-desktop")
     expect(alice.locator("#strip-bottom .clock.low")).to_be_visible(timeout=10_000)
