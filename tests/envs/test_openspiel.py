@@ -1,0 +1,169 @@
+"""Our games in OpenSpiel: registration, OpenSpiel's own conformance test with serialization,
+and OpenSpiel's algorithms playing them (MCTS against random over whole games, evaluate_bots)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ludotheque
+from ludotheque.envs import encoding
+
+pyspiel = pytest.importorskip("pyspiel")
+adapter = pytest.importorskip("ludotheque.envs.openspiel")
+mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+evaluate_bots = pytest.importorskip("open_spiel.python.algorithms.evaluate_bots")
+uniform_random = pytest.importorskip("open_spiel.python.bots.uniform_random")
+
+RULESETS = [(g, r) for g, rs in ludotheque.available_games().items() for r in rs]
+
+
+def test_the_three_games_are_registered_with_their_parameters() -> None:
+    names = pyspiel.registered_names()
+    assert {"ludotheque_general", "ludotheque_backgammon", "ludotheque_defiance"} <= set(names)
+    for game, ruleset in RULESETS:
+        loaded = pyspiel.load_game(f"ludotheque_{game}", {"ruleset": ruleset})
+        enc = encoding(game, ruleset)
+        assert loaded.num_distinct_actions() == enc.num_actions
+        assert tuple(loaded.observation_tensor_shape()) == enc.observation_shape
+        assert loaded.max_game_length() == enc.max_game_length
+        assert loaded.max_chance_outcomes() == enc.max_chance_outcomes
+        assert loaded.get_parameters() == {"ruleset": ruleset, "max_turns": enc.max_turns}
+        assert loaded.num_players() == 2 and loaded.max_utility() == -loaded.min_utility()
+    game = pyspiel.load_game("ludotheque_backgammon")
+    assert game.get_parameters()["ruleset"] == "seed"  # the default ruleset
+    kinds = pyspiel.GameType.ChanceMode
+    assert game.get_type().chance_mode == kinds.EXPLICIT_STOCHASTIC
+    assert pyspiel.load_game("ludotheque_general").get_type().chance_mode == kinds.DETERMINISTIC
+    short = pyspiel.load_game("ludotheque_defiance", {"ruleset": "8x8", "max_turns": 12})
+    assert short.max_game_length() == 24
+    with pytest.raises(Exception, match="12x12"):
+        pyspiel.load_game("ludotheque_defiance", {"ruleset": "12x12"})
+
+
+@pytest.mark.parametrize(("game", "ruleset"), RULESETS)
+def test_openspiel_random_simulation_test_with_serialization(game: str, ruleset: str) -> None:
+    loaded = pyspiel.load_game(f"ludotheque_{game}", {"ruleset": ruleset})
+    pyspiel.random_sim_test(loaded, num_sims=1 if game == "defiance" else 3, serialize=True,
+                            verbose=False)  # fmt: skip
+
+
+def _play_some(state: Any, actions: int, rng: np.random.RandomState) -> Any:
+    for _ in range(actions):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("game", "params", "actions"),
+    [
+        ("general", {}, 9),
+        ("backgammon", {"ruleset": "standard"}, 6),  # part of a turn played
+        ("defiance", {"ruleset": "8x8"}, 5),  # an action made, its Command move not yet
+    ],
+)
+def test_states_clone_serialize_and_observe(
+    game: str, params: dict[str, str], actions: int
+) -> None:
+    loaded = pyspiel.load_game(f"ludotheque_{game}", params)
+    rng = np.random.RandomState(3)
+    state = _play_some(loaded.new_initial_state(), actions, rng)
+    while state.is_chance_node():
+        state = _play_some(state, 1, rng)
+    assert not state.is_terminal()
+    text = pyspiel.serialize_game_and_state(loaded, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(loaded)
+    assert str(state2) == str(state) and state2.history() == state.history()
+    assert state2.legal_actions() == state.legal_actions()
+    assert state2.observation_tensor(0) == state.observation_tensor(0)
+
+    clone = state.clone()
+    before = str(state)
+    _play_some(clone, 3, np.random.RandomState(4))
+    assert str(state) == before and str(clone) != before
+
+    enc = encoding(game, params.get("ruleset"))
+    node = state.node
+    for player in (0, 1):
+        expected = enc.observation(node, player).ravel()
+        assert np.array_equal(np.asarray(state.observation_tensor(player)), expected)
+        assert state.observation_string(player) == enc.describe(node)
+    assert [state.action_to_string(state.current_player(), a) for a in state.legal_actions()] == [
+        enc.action_text(node, a) for a in enc.legal_actions(node)
+    ]
+
+
+def test_an_illegal_action_is_refused() -> None:
+    state = pyspiel.load_game("ludotheque_general").new_initial_state()
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_action(0)
+    assert state.history() == []
+
+
+# whole games, the longer rulesets cut short by their turn limit (then a draw)
+MATCHES = [
+    ("general", {}, 8),
+    ("backgammon", {"ruleset": "seed", "max_turns": 30}, 5),
+    ("backgammon", {"ruleset": "money", "max_turns": 30}, 5),
+    ("defiance", {"ruleset": "8x8", "max_turns": 16}, 5),
+    ("defiance", {"ruleset": "10x10", "max_turns": 8}, 4),
+]
+
+
+@pytest.mark.parametrize(("game", "params", "simulations"), MATCHES)
+def test_openspiel_mcts_plays_whole_games_against_random(
+    game: str, params: dict[str, Any], simulations: int
+) -> None:
+    if params.get("ruleset", "default") not in ludotheque.available_games()[game] + ("default",):
+        pytest.skip(f"no ruleset {params['ruleset']} here")
+    loaded = pyspiel.load_game(f"ludotheque_{game}", params)
+    rng = np.random.RandomState(11)
+    for seat in (0, 1):
+        searcher = mcts.MCTSBot(
+            loaded,
+            uct_c=2.0,
+            max_simulations=simulations,
+            evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
+            random_state=rng,
+        )
+        opponent = uniform_random.UniformRandomBot(1 - seat, rng)
+        bots = [searcher, opponent] if seat == 0 else [opponent, searcher]
+        returns = evaluate_bots.evaluate_bots(loaded.new_initial_state(), bots, rng)
+        assert returns[0] == -returns[1] and abs(returns[0]) <= loaded.max_utility()
+
+
+@pytest.mark.parametrize(("game", "ruleset"), RULESETS)
+def test_evaluate_bots_with_our_own_players(game: str, ruleset: str) -> None:
+    params: dict[str, Any] = {"ruleset": ruleset}
+    if game == "defiance":
+        params["max_turns"] = 8  # greedy weighs each of thousands of turns
+    loaded = pyspiel.load_game(f"ludotheque_{game}", params)
+    rng = np.random.RandomState(5)
+    bots = [adapter.AgentBot(loaded, "greedy", seed=1), uniform_random.UniformRandomBot(1, rng)]
+    returns = evaluate_bots.evaluate_bots(loaded.new_initial_state(), bots, rng)
+    assert returns[0] == -returns[1]
+
+
+def test_our_player_finishes_a_turn_it_did_not_start() -> None:
+    loaded = pyspiel.load_game("ludotheque_defiance", {"ruleset": "8x8"})
+    state = loaded.new_initial_state()
+    state.apply_action(state.legal_actions()[0])  # a Rebel action; the Command move is open
+    bot = adapter.AgentBot(loaded, "random", seed=2)
+    action = bot.step(state)
+    assert action in state.legal_actions()
+    game = pyspiel.load_game("ludotheque_backgammon", {"ruleset": "standard"})
+    state = game.new_initial_state()
+    state.apply_action(12)  # white 3, black 1: white plays 31
+    state.apply_action(state.legal_actions()[0])  # one checker moved
+    bot = adapter.AgentBot(game, "random", seed=2)
+    state.apply_action(bot.step(state))
+    assert state.is_chance_node()  # the turn is over, black rolls

@@ -1,0 +1,159 @@
+"""Our games as PettingZoo AEC environments: PettingZoo's own API and seed tests for every game
+and ruleset, rewards, truncation, illegal actions and the text board."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ludotheque
+from ludotheque import IllegalMove
+
+pytest.importorskip("pettingzoo")
+pz_test = pytest.importorskip("pettingzoo.test")
+envs = pytest.importorskip("ludotheque.envs.pettingzoo")
+
+RULESETS = [(g, r) for g, rs in ludotheque.available_games().items() for r in rs]
+
+
+def _quiet(check: Any, *args: Any, **kwargs: Any) -> None:
+    """Run a PettingZoo check without its advice (dict observations, like its classic games)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(*args, **kwargs)
+
+
+@pytest.mark.parametrize(("game", "ruleset"), RULESETS)
+def test_pettingzoo_api_test(game: str, ruleset: str) -> None:
+    _quiet(pz_test.api_test, envs.env(game, ruleset))
+
+
+@pytest.mark.parametrize(("game", "ruleset"), RULESETS)
+def test_pettingzoo_seed_test(game: str, ruleset: str) -> None:
+    _quiet(pz_test.seed_test, lambda: envs.env(game, ruleset))
+
+
+def _play(
+    env: Any, rng: np.random.Generator
+) -> dict[str, tuple[float, bool, bool, dict[str, Any]]]:
+    """Random legal actions to the end; each agent's last (reward, terminated, truncated, info)."""
+    final = {}
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            final[agent] = (reward, terminated, truncated, info)
+            env.step(None)
+            continue
+        mask = observation["action_mask"]
+        assert observation["observation"].shape == env.observation_space(agent)["observation"].shape
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    return final
+
+
+def test_agents_sides_and_a_whole_game() -> None:
+    env = envs.env("general")
+    env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1"]
+    assert env.unwrapped.sides == {"player_0": "rebels", "player_1": "general"}
+    assert env.agent_selection == "player_0"
+    observation, *_ = env.last()
+    assert observation["action_mask"].dtype == np.int8 and observation["action_mask"].sum() > 0
+    assert not env.observe("player_1")["action_mask"].any()  # not its turn
+    final = _play(env, np.random.default_rng(1))
+    (r0, t0, c0, info0), (r1, _, _, info1) = final["player_0"], final["player_1"]
+    assert t0 and not c0 and r0 == -r1 and info0 == info1
+    winner = info0["winner"]
+    assert (r0 == 1.0) == (winner == "rebels") and (r1 == 1.0) == (winner == "general")
+
+
+def test_a_turn_is_several_steps_of_one_agent_and_dice_follow_the_seed() -> None:
+    env = envs.env("backgammon", "standard")
+    env.reset(seed=4)
+    first = env.unwrapped.node.state.position()
+    env.reset(seed=4)
+    assert env.unwrapped.node.state.position() == first  # the same opening roll
+    agent = env.agent_selection
+    observation, *_ = env.last()
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert env.agent_selection == agent  # the second checker of the roll
+    rolls = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        rolls.add(env.unwrapped.node.state.position())
+    assert len(rolls) > 3
+
+    env = envs.env("defiance", "8x8")
+    env.reset(seed=0)
+    observation, *_ = env.last()
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert env.agent_selection == "player_0"  # now its Command move (or none)
+    observation, *_ = env.last()
+    assert observation["action_mask"][env.unwrapped.encoding.none] == 1
+    assert observation["observation"][22].all()
+
+
+def test_the_turn_limit_truncates_where_the_rules_have_none() -> None:
+    env = envs.env("general", max_turns=2)
+    env.reset(seed=0)
+    final = _play(env, np.random.default_rng(0))
+    assert all(c and not t and r == 0 for r, t, c, _ in final.values())
+    assert final["player_0"][3] == {"winner": None, "reason": "unfinished"}
+
+    env = envs.env("defiance", "8x8", max_turns=2)  # Defiance's own turn limit: a draw
+    env.reset(seed=0)
+    final = _play(env, np.random.default_rng(0))
+    assert all(t and not c and r == 0 for r, t, c, _ in final.values())
+    assert final["player_1"][3]["reason"] == "turn-limit"
+
+
+def test_money_rewards_are_the_points_won() -> None:
+    if "money" not in ludotheque.available_games()["backgammon"]:
+        pytest.skip("no money ruleset here")
+    env = envs.env("backgammon", "money")
+    for seed in range(4):
+        env.reset(seed=seed)
+        final = _play(env, np.random.default_rng(seed))
+        rewards = [final[a][0] for a in env.possible_agents]
+        assert rewards[0] == -rewards[1] and abs(rewards[0]) >= 1 and abs(rewards[0]) % 1 == 0
+
+
+def test_illegal_actions() -> None:
+    raw = envs.raw_env("general")
+    raw.reset(seed=0)
+    with pytest.raises(IllegalMove):
+        raw.step(0)  # not legal at the start
+    with pytest.raises(IllegalMove):
+        raw.step("a2-b2")
+    env = envs.env("general")
+    env.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step(0)  # PettingZoo's classic rule: an illegal action loses
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert all(env.terminations.values())
+
+
+@pytest.mark.parametrize(
+    ("game", "ruleset"), [("general", None), ("backgammon", "standard"), ("defiance", "8x8")]
+)
+def test_ansi_render_draws_the_terminal_board(game: str, ruleset: str | None) -> None:
+    env = envs.env(game, ruleset, render_mode="ansi")
+    env.reset(seed=2)
+    observation, *_ = env.last()
+    env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+    text = env.render()
+    assert isinstance(text, str) and env.unwrapped.node.state.position().split()[0] in text
+    if game == "defiance":  # in the middle of a turn: the counter just placed is drawn
+        assert "| action " in text and "r" in text.split("(points x)")[1]
+    if game == "backgammon" and env.unwrapped.encoding.in_turn(env.unwrapped.node):
+        assert "| moved " in text
+    quiet = envs.env(game, ruleset)
+    quiet.reset(seed=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert quiet.render() is None
+    with pytest.raises(ValueError, match="render_mode"):
+        envs.env(game, ruleset, render_mode="human")
