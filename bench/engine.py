@@ -38,6 +38,7 @@ import tracemalloc
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -334,6 +335,101 @@ def our_games(game: Game, games: int, seed: int) -> float:
     return games / (clock() - start)
 
 
+def openspiel_turns(count: int, seed: int) -> tuple[list[Any], list[str]]:
+    """Mid-game OpenSpiel backgammon positions at the first decision of a turn (turns 5 to 40 of
+    random games), as OpenSpiel states and as our ``standard`` position strings (OpenSpiel's
+    player x is our white)."""
+    import pyspiel
+
+    game = pyspiel.load_game("backgammon")
+    rng = random.Random(seed)
+    states: list[Any] = []
+    texts: list[str] = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        turn = 0
+        rolled = False
+        while not state.is_terminal() and len(states) < count and turn <= 40:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(
+                    rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                )
+                rolled = True
+                continue
+            if rolled and turn >= 5:
+                states.append(state.clone())
+                texts.append(openspiel_position(state))
+            rolled = False
+            turn += 1
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.randrange(len(actions))])
+    return states, texts
+
+
+def openspiel_position(state: Any) -> str:
+    """Our position string of an OpenSpiel backgammon decision node."""
+    text = str(state)
+    bar = next((line[4:] for line in text.splitlines() if line.startswith("Bar:")), "")
+    dice = next(line[6:] for line in text.splitlines() if line.startswith("Dice:"))
+    counts: list[dict[int, int]] = [{}, {}]
+    for pos in range(24):
+        if state.board(0, pos):
+            counts[0][24 - pos] = state.board(0, pos)
+        if state.board(1, pos):
+            counts[1][pos + 1] = state.board(1, pos)
+    for side, mark in ((0, "x"), (1, "o")):
+        if bar.count(mark):
+            counts[side][25] = bar.count(mark)
+    listings = [
+        ",".join(
+            ("bar" if p == 25 else str(p)) + ("" if n == 1 else f"x{n}")
+            for p, n in sorted(c.items(), reverse=True)
+        )
+        for c in counts
+    ]
+    high, low = max(dice[0], dice[1]), min(dice[0], dice[1])
+    return f"W[{listings[0]}] B[{listings[1]}] {'wb'[state.current_player()]} {high}{low}"
+
+
+def openspiel_listing_us(states: Sequence[Any]) -> float:
+    """Microseconds of CPU per OpenSpiel ``legal_actions()`` on fresh copies of ``states``."""
+    fresh = [s.clone() for s in states]
+    gc.collect()
+    start = clock()
+    for state in fresh:
+        state.legal_actions()
+    return (clock() - start) / len(fresh) * 1e6
+
+
+def openspiel_mcts(simulations: int, seed: int) -> float:
+    """OpenSpiel's C++ MCTS (random roll-outs to the end, one per simulation) choosing the
+    first move of a game: simulations per second of CPU time."""
+    import pyspiel
+
+    game = pyspiel.load_game("backgammon")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    bot = pyspiel.MCTSBot(game, evaluator, 1.4, simulations, 1000, False, seed, False)
+    start = clock()
+    bot.step(state)
+    return simulations / (clock() - start)
+
+
+def our_mcts(game: Game, simulations: int, seed: int) -> float:
+    """Our MCTS (``ai.mcts``, random roll-outs to the end) choosing white's first move after a
+    31 opening: simulations per second of CPU time."""
+    from ludotheque.ai import Budget, MCTSAgent
+
+    state = game.start().play("w3b1")
+    agent = MCTSAgent(seed, Budget(iterations=simulations))
+    start = clock()
+    agent.choose(state)
+    return simulations / (clock() - start)
+
+
 def bench_backgammon(runs: int) -> dict[str, float]:
     now, before = ludotheque.load("backgammon", "standard"), load_before("backgammon", "standard")
     games = 100
@@ -341,24 +437,55 @@ def bench_backgammon(runs: int) -> dict[str, float]:
         runs,
         {
             "OpenSpiel": lambda i: openspiel_games(games, i),
-            "before": lambda i: our_games(before, games // 2, i),
-            "now": lambda i: our_games(now, games // 2, i),
+            "before": lambda i: our_games(before, games // 5, i),
+            "now": lambda i: our_games(now, games, i),
         },
     )
+    out = {}
     print(f"backgammon (standard): random games, {runs} runs")
     line("OpenSpiel (C++ through pyspiel)", rates["OpenSpiel"], "games/s", 1)
     line("ours, before issue 21", rates["before"], "games/s", 1)
     line("ours, now", rates["now"], "games/s", 1)
     ratio = ratios(rates["now"], rates["OpenSpiel"])
-    print(f"  {'ratio ours / OpenSpiel':<34} {ratio:.2f}  (goal ≥ 1)")
-    texts = sample_positions(now, 5_000, 99)
+    out["backgammon random games/s, ours / OpenSpiel"] = ratio
+    print(f"  {'ratio ours / OpenSpiel':<34} {ratio:.2f}  (goal ≥ 1; before issue 21 "
+          f"{ratios(rates['before'], rates['OpenSpiel']):.2f})")  # fmt: skip
+    states, texts = openspiel_turns(300, 99)
     listing = runs_of(
         runs,
-        {"before": lambda _: listing_us(before, texts), "now": lambda _: listing_us(now, texts)},
+        {
+            "OpenSpiel": lambda _: openspiel_listing_us(states),
+            "before": lambda _: listing_us(before, texts),
+            "now": lambda _: listing_us(now, texts),
+        },
     )
-    line("legal_moves(), before", listing["before"], "µs", 1)
-    line("legal_moves(), now", listing["now"], "µs", 1)
-    return {"backgammon random games/s, ours / OpenSpiel": ratio}
+    print(f"backgammon: legal moves of the same {len(texts)} mid-game positions (a turn's first "
+          "decision)")  # fmt: skip
+    line("OpenSpiel legal_actions()", listing["OpenSpiel"], "µs", 1)
+    line("ours legal_moves(), before", listing["before"], "µs", 1)
+    line("ours legal_moves(), now", listing["now"], "µs", 1)
+    ratio = ratios(listing["OpenSpiel"], listing["now"])
+    out["backgammon legal-move listing, OpenSpiel's time / ours"] = ratio
+    print(f"  {'ratio OpenSpiel time / ours':<34} {ratio:.2f}  (goal ≥ 1; before issue 21 "
+          f"{ratios(listing['OpenSpiel'], listing['before']):.2f})")  # fmt: skip
+    sims = 300
+    mcts = runs_of(
+        runs,
+        {
+            "OpenSpiel": lambda i: openspiel_mcts(sims, i),
+            "before": lambda i: our_mcts(before, sims // 5, i),
+            "now": lambda i: our_mcts(now, sims * 5, i),
+        },
+    )
+    print("backgammon: MCTS with random roll-outs to the end, the first move of a game")
+    line("OpenSpiel C++ MCTSBot", mcts["OpenSpiel"], "sims/s")
+    line("ours (ai.mcts), before", mcts["before"], "sims/s")
+    line("ours (ai.mcts), now", mcts["now"], "sims/s")
+    ratio = ratios(mcts["now"], mcts["OpenSpiel"])
+    out["backgammon MCTS simulations/s, ours / OpenSpiel C++ MCTS"] = ratio
+    print(f"  {'ratio ours / OpenSpiel':<34} {ratio:.2f}  (goal ≥ 1; before issue 21 "
+          f"{ratios(mcts['before'], mcts['OpenSpiel']):.2f})")  # fmt: skip
+    return out
 
 
 BENCHES: dict[str, Callable[[int], dict[str, float]]] = {
