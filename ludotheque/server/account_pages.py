@@ -12,7 +12,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy import select
 
-from .accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN, AccountError
+from .accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
+from .api import address
 from .db import UserRow
 from .identity import (
     CSRF_FIELD,
@@ -76,16 +77,21 @@ async def _account_form(request: Request, name: str) -> Response:
     target = _next(form.get("next"))
     try:
         require_csrf(request, person, form.get(CSRF_FIELD))
+        # guessing passwords costs one try of the address's creation allowance each
+        request.app.state.limits.check("create", address(request))
         users = _users(request)
         if name == "signup.html":
             _user, token = await users.sign_up(username, form.get("password"))
         else:
             _user, token = await users.sign_in(username, form.get("password"))
-    except AccountError as exc:
+    except GameError as exc:  # refused: the reason, in the visitor's language
         message = exc.in_language(language(request))
-        return _form_page(request, name, error=message, username=username, status=exc.status)
-    response = RedirectResponse(target, status_code=303)
-    return sign_in_response(response, request, token)
+        again = _form_page(request, name, error=message, username=username, status=exc.status)
+        retry = getattr(exc, "retry_after", None)
+        if retry is not None:
+            again.headers["Retry-After"] = str(retry)
+        return again
+    return sign_in_response(RedirectResponse(target, status_code=303), request, token)
 
 
 @router.post("/signup")

@@ -207,6 +207,7 @@ class Hub:
         self.per_address: dict[str, int] = {}
         self.known: dict[WebSocket, tuple[int, int]] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.service: GameService | None = None  # set by the app (for players coming back)
 
     def join(self, session: GameSession, socket: WebSocket, seat: str) -> None:
         self.rooms.setdefault(session.id, {})[socket] = seat
@@ -274,6 +275,18 @@ class Hub:
                 self.known[socket] = (session.history_epoch, len(view["history"]))
             except Exception:  # a closed connection: it will reconnect and catch up
                 self.leave(session, socket)
+        self._still_here(session)
+
+    def _still_here(self, session: GameSession) -> None:
+        """A player the log says is away but who has a socket here is back (their other
+        page closed on another process, or closed here just as this one opened)."""
+        if not session.presence or self.service is None:
+            return
+        from .timing import presence, watched_presence
+
+        for seat in set(self.rooms.get(session.id, {}).values()):
+            if seat in session.presence and watched_presence(session, seat):
+                self.later(presence(self.service, session, seat, True))
 
 
 live = APIRouter()

@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     bus = make_bus(settings.resolved_bus(), engine)
     hub = Hub()
     service = GameService(session_factory(engine), settings, bus, on_change=hub.broadcast)
+    hub.service = service
     limits = RateLimits({"create": settings.create_per_minute, "change": settings.moves_per_minute})
     users = Users(service)
     secret = server_secret(settings, engine)
