@@ -297,7 +297,8 @@ def make_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to date (Alembic ``upgrade head``)."""
+    """Bring the schema up to date (Alembic ``upgrade heads``: independent features may add
+    their tables on branches of their own, each from the revision it needs)."""
     from alembic import command
     from alembic.config import Config
 
@@ -308,7 +309,7 @@ def migrate(engine: Engine) -> None:
             # processes starting together migrate one after the other
             connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7145092301)")
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, "heads")
 
 
 def session_factory(engine: Engine) -> sessionmaker[Any]:
