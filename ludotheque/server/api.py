@@ -342,6 +342,11 @@ async def websocket(
         person = await who(socket)
         hub.join(session, socket, seat)
         try:
+            if person.user is not None and seat in session.record.game_object.sides:
+                from .ranking import sit_down
+
+                with contextlib.suppress(GameError):  # (someone sat down first)
+                    await sit_down(service, session, seat, person.user.id)  # their name
             if hub.seated(session, seat) == 1 and seat in session.presence:
                 await presence(service, session, seat, True)  # the player is back
             async with session.lock:

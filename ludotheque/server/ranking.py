@@ -279,3 +279,44 @@ async def computer_people(users: Any, spec: Any, user: Any) -> dict[str, Person]
             }
 
     return dict(await users.service.run_db(read))
+
+
+async def sit_down(service: GameService, session: GameSession, side: str, user_id: int) -> None:
+    """A signed-in player opened their seat link of a game between friends: their name (and
+    rating, for their profile) goes with the side, in the log (``seated``) and in the game's
+    players; once per side, never in a finished game, never both sides for one account."""
+    from .service import WATCH
+
+    def taken() -> bool:
+        return (
+            session.mode != "friend" or side in (WATCH, "both") or side in session.people
+            or session.finished
+            or any(p.user_id == user_id for p in session.people.values())
+        )  # fmt: skip
+
+    if taken():
+        return
+
+    def read() -> Person:
+        with service.sessions() as db:
+            return person(db, user_id, session.game, session.ruleset)
+
+    who = await service.run_db(read)
+    async with session.lock:
+        await service.refresh(session)
+        if taken():
+            return
+        data = {"side": side, "user_id": who.user_id, "name": who.name, "rating": who.rating,
+                "provisional": who.provisional}  # fmt: skip
+
+        def change() -> list[tuple[str, dict[str, Any]]]:
+            session.people[side] = who
+            session.record.players[side] = who.name or "human"
+            return [("seated", data)]
+
+        def row(db: Session) -> None:
+            db.add(PlayerRow(game_id=session.id, side=side, user_id=who.user_id,
+                             rating=who.rating, provisional=who.provisional))  # fmt: skip
+
+        await service._change(session, change, after=row)
+    await service._announce(session)

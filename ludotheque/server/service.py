@@ -764,14 +764,14 @@ class GameService:
         backup = session.record.copy()
         saved = (
             session.undo_request, session.rematch_id, session.clock, dict(session.presence),
-            session.rating_changes,
+            session.rating_changes, dict(session.people),
         )  # fmt: skip
 
         def restore() -> None:
             session.record = backup
             (
                 session.undo_request, session.rematch_id, session.clock, session.presence,
-                session.rating_changes,
+                session.rating_changes, session.people,
             ) = saved  # fmt: skip
 
         try:
@@ -1222,3 +1222,8 @@ def _replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
         session.presence.pop(data["side"], None)
     elif kind == "rated":
         session.rating_changes = data
+    elif kind == "seated":  # a signed-in player took their seat (see ranking.sit_down)
+        session.people[data["side"]] = Person(
+            data["user_id"], data["name"], None, None, data["rating"], data["provisional"]
+        )
+        record.players[data["side"]] = data["name"]

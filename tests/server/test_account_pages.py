@@ -165,3 +165,25 @@ def test_profile_and_leaderboard_pages(client: TestClient) -> None:
     assert alice.get("/api/players/alice").json()["ratings"] == []
     french = client.get("/leaderboard", headers={"accept-language": "fr"}).text
     assert "Classement" in french
+
+
+def test_a_signed_in_player_takes_their_seat_in_a_friend_game(client: TestClient) -> None:
+    created = client.post("/api/games", json={"game": "general", "mode": "friend"}).json()
+    rebels = token_of(created["seats"]["rebels"])
+    general = token_of(created["seats"]["general"])
+    alice = sign_up(client, "alice")
+    with alice.acting() as c:
+        with c.websocket_connect(f"/ws/{rebels}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            seated = ws.receive_json()
+            while seated.get("type") != "state":
+                seated = ws.receive_json()
+            assert seated["game"]["table"]["people"]["rebels"]["name"] == "alice"
+        # one account, one side: her opening the other seat's link changes nothing
+        with c.websocket_connect(f"/ws/{general}") as ws:
+            assert ws.receive_json()["type"] == "state"
+    view = client.get(f"/api/play/{general}").json()
+    assert set(view["table"]["people"]) == {"rebels"} and not view["table"]["rated"]
+    client.post(f"/api/play/{general}/resign", json={})
+    games = client.get("/api/players/alice").json()["games"]
+    assert [(g["id"], g["result"], g["rated"]) for g in games] == [(view["id"], "win", False)]
