@@ -11,7 +11,6 @@ from starlette.testclient import WebSocketTestSession
 from tests.netutil import joined
 from tests.server.conftest import new_game, token_of
 
-
 _last: dict[int, dict[str, Any]] = {}  # per socket: the state it was last told, history whole
 
 
