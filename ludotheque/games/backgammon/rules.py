@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from ...core import CHANCE, Game, IllegalMove, InvalidPosition, Outcome, State, describe_value
 from .._numbers import read_number
@@ -671,10 +671,15 @@ class BackgammonGame(Game):
         """The network's value for ``side`` (see ``games.backgammon.evaluation``)."""
         return self.evaluate_many([state], side)[0]
 
+    heuristic_many: ClassVar[Callable[[Sequence[BackgammonState], str], list[float]] | None] = None
+    """The knowledge behind ``evaluate_many``: ``evaluation.evaluate_many``, which the package
+    sets (the rules do not import the evaluation, which reads them)."""
+
     def evaluate_many(self, states: Sequence[State], side: str) -> list[float]:
         """The values of many states for ``side``, the unfinished ones in one batch."""
-        from .evaluation import evaluate_many
-
+        evaluate_many = BackgammonGame.heuristic_many
+        if evaluate_many is None:
+            return super().evaluate_many(states, side)
         finished = super().evaluate  # exact for finished games
         out = [0.0] * len(states)
         unfinished: list[int] = []
