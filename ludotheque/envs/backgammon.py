@@ -116,12 +116,10 @@ def chance_number(outcome: Any) -> int:
     return int((outcome.high - 1) * 6 + (outcome.low - 1))
 
 
-def _units(out: Observation, start: int, counts: np.ndarray[Any, np.dtype[np.float32]]) -> None:
-    view = out[start : start + 96].reshape(24, 4)
-    view[:, 0] = counts >= 1
-    view[:, 1] = counts >= 2
-    view[:, 2] = counts >= 3
-    view[:, 3] = np.clip((counts - 3) / 12, 0, 1)
+_UNITS = np.array(
+    [[n >= 1, n >= 2, n >= 3, min(1.0, max(0.0, (n - 3) / 12))] for n in range(16)], np.float32
+)
+"""The four numbers of a point holding 0 … 15 checkers."""
 
 
 class TurnSoFar(NamedTuple):
@@ -142,6 +140,14 @@ class TurnSoFar(NamedTuple):
         return left
 
 
+class Choice(NamedTuple):
+    """What a checker action plays: the single move (``(src, dst, die, hit)``) and the legal
+    plays that go on with it."""
+
+    step: tuple[int, int, int, bool]
+    plays: tuple[Any, ...]
+
+
 class BackgammonEncoding(Encoding):
     """Backgammon, any ruleset (see the module docstring)."""
 
@@ -156,6 +162,7 @@ class BackgammonEncoding(Encoding):
         self.cube = stakes is not None
         self.match = bool(stakes is not None and stakes.length)
         self.default_max_turns = 5000 if self.match else 1000
+        self._chances: dict[tuple[Any, ...], tuple[list[tuple[int, float]], dict[int, Any]]] = {}
         if self.cube and not self.match:
             self.max_utility = 3.0 * MAX_CUBE  # a backgammon with the cube at its highest
         super().__init__(game, max_turns)
@@ -184,24 +191,27 @@ class BackgammonEncoding(Encoding):
         if not first.raw:
             return [PASS], [None]
         k = len(done)
-        out: dict[int, Any] = {}
+        groups: dict[int, list[Any]] = {}
         for play in plays:
             step = play.raw[k]
-            out.setdefault((step[0] - 1) * 6 + (step[2] - 1), step)
-        return list(out), list(out.values())
+            action = step[0] * 6 + step[2] - 7  # (src - 1) * 6 + (die - 1)
+            group = groups.get(action)
+            if group is None:
+                groups[action] = [play]
+            else:
+                group.append(play)
+        return list(groups), [Choice(g[0].raw[k], tuple(g)) for g in groups.values()]
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
-        plays, done = node.pending
         if action >= CUBE:
             return self._after_chance(node, node.state.play(what))  # not a turn
+        plays, done = node.pending
         if action == PASS:
             return self._turn_done(node, node.state.play(plays[0]))
-        k = len(done)
-        src, die = what[0], what[2]
-        left = tuple(p for p in plays if p.raw[k][0] == src and p.raw[k][2] == die)
-        if k + 1 == len(left[0].raw):  # one play ends with these moves
+        left = what.plays
+        if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
             return self._turn_done(node, node.state.play(left[0]))
-        return self._mid_turn(node, TurnSoFar(left, (*done, what)))
+        return self._mid_turn(node, TurnSoFar(left, (*done, what.step)))
 
     def returns(self, node: Node) -> list[float]:
         outcome = node.outcome
@@ -212,22 +222,31 @@ class BackgammonEncoding(Encoding):
             value = float(node.state.points())  # type: ignore[attr-defined]
         return [value if side == outcome.winner else -value for side in self.sides]
 
+    def _chance(self, node: Node) -> tuple[list[tuple[int, float]], dict[int, Any]]:
+        """The chance outcomes of ``node`` as numbers (ascending) with their probabilities, and
+        each number's engine outcome (remembered: the rolls are always the same few lists)."""
+        outcomes = node.state.chance_outcomes()
+        key = tuple(outcomes)
+        known = self._chances.get(key)
+        if known is None:
+            pairs = sorted((chance_number(o), p) for o, p in outcomes)
+            known = self._chances[key] = (pairs, {chance_number(o): o for o, _ in outcomes})
+        return known
+
     def chance_outcomes(self, node: Node) -> list[tuple[int, float]]:
         if not node.is_chance:
             return []
-        return sorted((chance_number(o), p) for o, p in node.state.chance_outcomes())
+        return list(self._chance(node)[0])
 
     def _apply_chance(self, node: Node, outcome: int) -> Node:
-        for o, _ in node.state.chance_outcomes():
-            if chance_number(o) == outcome:
-                return self._after_chance(node, node.state.play(o))
-        raise IllegalMove(f"chance outcome {outcome!r} cannot happen here")
+        chosen = self._chance(node)[1].get(outcome)
+        if chosen is None:
+            raise IllegalMove(f"chance outcome {outcome!r} cannot happen here")
+        return self._after_chance(node, node.state.play(chosen))
 
     def chance_text(self, node: Node, outcome: int) -> str:
-        for o, _ in node.state.chance_outcomes():
-            if chance_number(o) == outcome:
-                return str(o)
-        return f"no chance outcome {outcome}"
+        chosen = self._chance(node)[1].get(outcome) if node.is_chance else None
+        return f"no chance outcome {outcome}" if chosen is None else str(chosen)
 
     def boards(self, node: Node) -> dict[str, list[int]]:
         """Both sides' 26 counts (as ``state.board``) after the single moves made so far."""
@@ -251,10 +270,8 @@ class BackgammonEncoding(Encoding):
         me, other = self.sides[player], self.sides[1 - player]
         boards = self.boards(node)
         own, opp = boards[me], boards[other]
-        own_counts = np.asarray(own, np.float32)
-        opp_counts = np.asarray(opp[::-1], np.float32)  # the observer's numbering
-        _units(out, 0, own_counts[1:25])
-        _units(out, _OPP, opp_counts[1:25])
+        out[:_OPP] = _UNITS[own[1:25]].ravel()
+        out[_OPP:_BAR] = _UNITS[opp[24:0:-1]].ravel()  # in the observer's numbering
         out[_BAR] = own[25] / 15
         out[_BAR + 1] = opp[25] / 15
         out[_OFF] = own[0] / 15
@@ -294,9 +311,9 @@ class BackgammonEncoding(Encoding):
             return "pass"
         if action >= CUBE:
             return str(what)
-        src, dst, die, hit = what
+        src, dst, die, hit = what.step
         text = f"{_place(src)}/{_place(dst)}{'*' if hit else ''}"
-        twins = sum(1 for s in self.choices(node)[1] if (s[0], s[1]) == (src, dst))
+        twins = sum(1 for c in self.choices(node)[1] if c.step[:2] == (src, dst))
         return f"{text} ({die})" if twins > 1 else text  # 1/off with a 3 or with a 4
 
     def _pending_text(self, node: Node) -> str:

@@ -172,9 +172,21 @@ def test_every_move_is_exactly_one_path_of_actions(game: str, ruleset: str, seed
     paths = _paths(enc, node)
     plans = enc.turn_plans(node)
     assert len(plans) == len(state.legal_moves())
-    assert set(paths) == {state.play(m) for m in state.legal_moves()}
+    assert set(paths) == {_after(state, m) for m in state.legal_moves()}
     for move, plan in plans.items():
-        assert paths[state.play(move)] == [plan]  # one path, and it is the plan
+        assert paths[_after(state, move)] == [plan]  # one path, and it is the plan
+
+
+def _after(state: Any, move: Any) -> Any:
+    """The state after ``move``; a match goes on with its next game."""
+    after = state.play(move)
+    if after.outcome() is not None and ruleset_of(state) == "match":
+        return after.next_game() or after
+    return after
+
+
+def ruleset_of(state: Any) -> str:
+    return str(state.game.ruleset)
 
 
 @pytest.mark.parametrize("ruleset", ["10x10", "8x8"])

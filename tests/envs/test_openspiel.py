@@ -111,7 +111,7 @@ def test_an_illegal_action_is_refused() -> None:
 
 # whole games, the longer rulesets cut short by their turn limit (then a draw)
 MATCHES = [
-    ("general", {}, 8),
+    ("general", {"max_turns": 200}, 8),
     ("backgammon", {"ruleset": "seed", "max_turns": 30}, 5),
     ("backgammon", {"ruleset": "money", "max_turns": 30}, 5),
     ("defiance", {"ruleset": "8x8", "max_turns": 16}, 5),
