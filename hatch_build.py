@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -35,24 +36,39 @@ def target_name(source: Path) -> str:
     return source.stem + str(sysconfig.get_config_var("EXT_SUFFIX") or ".so")
 
 
+def compiler() -> tuple[list[str], list[str]]:
+    """The commands that compile and link an extension: Python's own compiler (``CC`` and
+    ``LDSHARED`` of ``sysconfig``), or ``cc``, ``gcc`` or ``clang`` in its place when that one
+    is not installed here."""
+    cc = shlex.split(str(sysconfig.get_config_var("CC") or ""))
+    ldshared = shlex.split(str(sysconfig.get_config_var("LDSHARED") or ""))
+    if not cc or not ldshared:
+        raise RuntimeError("this Python does not say how C extensions are built")
+    if shutil.which(cc[0]) is None:
+        found = next((c for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
+        if found is None:
+            raise RuntimeError("no C compiler found (cc, gcc or clang)")
+        if ldshared[0] == cc[0]:
+            ldshared[0] = found
+        cc[0] = found
+    return cc, ldshared
+
+
 def compile_core(source: Path, output: Path) -> None:
     """Compile ``source`` into the extension module ``output`` (raises on failure)."""
-    cc = sysconfig.get_config_var("CC")
-    ldshared = sysconfig.get_config_var("LDSHARED")
-    if not cc or not ldshared:
-        raise RuntimeError("this Python does not say which C compiler built it")
+    cc, ldshared = compiler()
     include = sysconfig.get_paths()["include"]
     flags = shlex.split(str(sysconfig.get_config_var("CCSHARED") or "-fPIC"))
     with tempfile.TemporaryDirectory() as scratch:
         obj = Path(scratch) / (source.stem + ".o")
         subprocess.run(
-            [*shlex.split(cc), *flags, "-O2", "-std=c99", "-Wall", "-I", include, "-c",
+            [*cc, *flags, "-O2", "-std=c99", "-Wall", "-I", include, "-c",
              str(source), "-o", str(obj)],
             check=True, capture_output=True, text=True,
         )  # fmt: skip
         output.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [*shlex.split(ldshared), str(obj), "-o", str(output)],
+            [*ldshared, str(obj), "-o", str(output)],
             check=True, capture_output=True, text=True,
         )  # fmt: skip
 
