@@ -67,10 +67,17 @@ def compile_core(source: Path, output: Path) -> None:
             check=True, capture_output=True, text=True,
         )  # fmt: skip
         output.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [*ldshared, str(obj), "-o", str(output)],
-            check=True, capture_output=True, text=True,
-        )  # fmt: skip
+        # linked beside, then renamed over the old module: a process that has the old one
+        # loaded keeps its file (writing into a loaded library can crash that process)
+        fresh = output.with_name(f".{output.name}.{os.getpid()}.tmp")
+        try:
+            subprocess.run(
+                [*ldshared, str(obj), "-o", str(fresh)],
+                check=True, capture_output=True, text=True,
+            )  # fmt: skip
+            os.replace(fresh, output)
+        finally:
+            fresh.unlink(missing_ok=True)
 
 
 def build(destination: Path | None = None) -> list[tuple[Path, str]]:
