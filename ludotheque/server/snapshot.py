@@ -45,6 +45,8 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
         "history": history,
         "legal": adapter.legal(state) if to_move not in (None, "chance") else [],
         "extra": adapter.extra(state),
+        # what a board needs of the whole game (backgammon: the points won, the match after it)
+        "game_extra": adapter.record_extra(record) if hasattr(adapter, "record_extra") else {},
         "outcome": None
         if outcome is None
         else {"winner": outcome.winner, "reason": outcome.reason},
