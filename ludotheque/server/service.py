@@ -253,6 +253,8 @@ class GameService:
         tokens: dict[str, str] | None = None,
         claim: Extra | None = None,
         game_id: str | None = None,
+        length: int | None = None,
+        next_start: str | None = None,
     ) -> Created:
         """Create a game (with its opening rolls, its clock started, and the computer's job if
         it moves first); raises ``GameError`` for anything unknown or invalid.
@@ -262,7 +264,9 @@ class GameService:
         in ``people``; ``tokens`` are the seat tokens to use (side or ``watch`` -> token)
         instead of new ones; ``claim`` runs in the transaction that creates the game (the
         lobby's pairing: if it raises, there is no game); ``game_id`` is the new game's id
-        (default: a new random one)."""
+        (default: a new random one). Games played for points (see ``points``): ``length`` makes
+        the first game of a match of that many points; ``next_start`` is the start of the
+        next game of a match (the app's, not a position a player chose)."""
         if game not in available():
             raise GameError(
                 say("unknown game {game!r}; the games are {games}",
@@ -312,8 +316,12 @@ class GameService:
         from .timing import checked_control
 
         control = checked_control(g.name, control, rated, mode, people or {}, position)
+        from .points import first_start
+
+        app_start = first_start(g, length=length, rated=rated, position=position,
+                                next_start=next_start)  # fmt: skip
         try:
-            record = Record.new(g, start=position or None)
+            record = Record.new(g, start=position or app_start or None)
         except InvalidPosition as exc:
             raise GameError(_bad_position(exc), "invalid-position", 422) from None
         except ValueError as exc:  # an engine's bare error is still the position's fault
@@ -1068,6 +1076,8 @@ class GameService:
                         "les spectateurs ne lancent pas de revanche ; il n'y en a pas encore"),
                     "no-rematch", 409,
                 )  # fmt: skip
+        from .points import following
+
         async with session.lock:
             if not session.finished:
                 await self.refresh(session)
@@ -1077,17 +1087,24 @@ class GameService:
                         "finissez d'abord la partie (ou abandonnez)"),
                     "not-over", 409,
                 )  # fmt: skip
+            # games played for points: the next game of the match (same sides), or a new one
+            after = following(session.record)
+            same = after is not None and after.same_sides
             if session.rematch_id is None:
                 human = session.computer_side if session.mode == "computer" else None
+                if same and session.computer_side is not None:
+                    human = session.record.game_object.opponent(session.computer_side)
                 try:
                     from .ranking import swapped_people
 
                     await self.create(
                         session.game, session.mode, session.ruleset, side=human,
-                        level=session.level, position=session.record.start,
+                        level=session.level,
+                        position=session.record.start if after is None else None,
                         rematch_of=session, with_seats=False, control=session.control,
                         rated=session.rated, public=session.public,
-                        people=swapped_people(session),
+                        people=dict(session.people) if same else swapped_people(session),
+                        next_start=None if after is None else after.start,
                     )  # fmt: skip
                 except Conflict:  # another process made the rematch first
                     await self.refresh(session)
@@ -1109,7 +1126,7 @@ class GameService:
             await self._announce(session)
         sides = session.record.game_object.sides
         new_seat = seat
-        if session.mode == "friend" and seat in sides:
+        if session.mode == "friend" and seat in sides and not same:
             new_seat = session.record.game_object.opponent(seat)
         new_token_value = rematch_token(token)
         digest = token_hash(new_token_value)
