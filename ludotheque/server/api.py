@@ -68,6 +68,7 @@ class NewGame(BaseModel):
     position: str | None = Field(default=None, max_length=2000)
     control: str | None = Field(default=None, max_length=16)  # a time control ("5+3")
     rated: bool = False  # against the computer, signed in, with a clock
+    length: int | None = Field(default=None, ge=1, le=25)  # backgammon's match to N points
 
 
 NOT_PUBLIC = Text("only finished games are public", "seules les parties finies sont publiques")

@@ -27,6 +27,8 @@ HERE = Path(__file__).parent
 RULESET_LABELS = {
     ("backgammon", "seed"): "seed",
     ("backgammon", "standard"): "standard",
+    ("backgammon", "money"): "money",
+    ("backgammon", "match"): "match",
     ("defiance", "10x10"): "10×10",
     ("defiance", "8x8"): "8×8",
 }
@@ -203,6 +205,7 @@ async def new_from_form(request: Request, service: ServiceDep, limits: LimitsDep
                 "position": _text(form.get("position"), 2000),
                 "control": _text(form.get("control"), 16),
                 "rated": form.get("rated") == "on",
+                "length": _text(form.get("length"), 4),  # a match's points (checked there)
             },
         )
         _session, seats, watch = await create_game(service, limits, request, spec)
