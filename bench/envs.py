@@ -148,7 +148,7 @@ def time_pettingzoo(name: str, ruleset: str, actions: list[list[int]], observe: 
         rolls: list[int]
 
         def _roll(self, node: Node) -> Node:
-            while node.is_chance:
+            while node.is_chance and self.rolls:  # (a match's next game: not recorded)
                 node = self.encoding.apply(node, self.rolls.pop(0))
             return node
 

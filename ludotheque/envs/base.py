@@ -293,15 +293,20 @@ class Encoding(ABC):
     def apply(self, node: Node, action: int) -> Node:
         """The node after ``action`` (a chance outcome at a chance node). Raises ``IllegalMove``
         when it is not legal there."""
-        actions, whats = node.legal or self.choices(node)
         if type(action) is not int:
             action = _as_action(action)
-        if action in actions:
-            return self._apply_decision(node, action, whats[actions.index(action)])
+        if node.player >= 0:
+            actions, whats = node.legal or self.choices(node)
+            try:
+                what = whats[actions.index(action)]
+            except ValueError:
+                pass
+            else:
+                return self._apply_decision(node, action, what)
+        elif node.player == CHANCE_PLAYER:
+            return self._apply_chance(node, action)
         if node.outcome is not None:
             raise IllegalMove(f"the game is over ({_words(node.outcome)})")
-        if node.player == CHANCE_PLAYER:
-            return self._apply_chance(node, action)
         raise IllegalMove(f"action {action!r} is not legal here")
 
     def observation(self, node: Node, player: int) -> Observation:
