@@ -126,3 +126,15 @@ def test_a_listed_move_after_the_end_is_refused() -> None:
     assert over.outcome() is not None
     with pytest.raises(IllegalMove, match="the game is over"):
         over.play(REBEL_MOVE[0][5])  # a1-b1
+
+
+def test_a_plain_tuple_is_not_a_move() -> None:
+    # equal to a legal move as a tuple, but not a GeneralMove: refused as before
+    s = state("c3 a1,a2,e4,e5,a5,b5 g 1")
+    move = s.legal_moves()[0]
+    for value in (tuple(move), list(move)):
+        with pytest.raises(IllegalMove, match="not a legal move"):
+            s.play(value)
+    rebels = state("c3 a1,a2,e4,e5,a5,b5 r 1")
+    with pytest.raises(IllegalMove, match="not a legal move"):
+        rebels.play(tuple(rebels.legal_moves()[0]))

@@ -175,7 +175,7 @@ class GeneralState(_Fields, State):
                 and (self._outcome is None or self.to_move is not None)
             ):
                 return _make(self._general, rebels ^ ((1 << src) | (1 << dst)), 1, self._flight)
-        elif self._side and move in self.legal_moves():
+        elif self._side and type(move) is GeneralMove and move in self.legal_moves():
             _src, dst, landing, captured = move  # the general's (a short list)
             if landing < 0:
                 return _make(dst, self._rebels & ~captured, 0, self._flight)
