@@ -18,7 +18,9 @@ wall-clock time would count the other processes' turns.
   moves are listed (``tracemalloc``: what parsing the position and ``legal_moves()`` keep).
 - Backgammon: see ``bench_backgammon``.
 
-Never run as a test: it prints figures.
+The games' optional compiled cores (issue 21) are used when they were built; with
+``LUDOTHEQUE_PURE_PYTHON=1`` the same run measures the pure-Python fallback. The first line says
+which. Never run as a test: it prints figures.
 """
 
 from __future__ import annotations
@@ -503,6 +505,12 @@ def main() -> None:
     unknown = set(args.games) - set(BENCHES)
     if unknown:
         parser.error(f"unknown games: {', '.join(sorted(unknown))}")
+    from ludotheque.games.backgammon import movegen as backgammon_movegen
+    from ludotheque.games.general import movegen as general_movegen
+
+    cores = {"general": general_movegen.CORE, "backgammon": backgammon_movegen.CORE}
+    shown = [f"{game} {'yes' if core else 'no (pure Python)'}" for game, core in cores.items()]
+    print(f"compiled cores: {', '.join(shown)} (Defiance is pure Python)\n")
     table: dict[str, float] = {}
     for name in args.games or list(BENCHES):
         table.update(BENCHES[name](args.runs))
