@@ -26,6 +26,10 @@ from .service import GameError, say
 
 CASUAL = frozenset({("backgammon", MONEY)})
 """Game and ruleset pairs that are never rated."""
+NOT_RATED = say(
+    "money games are casual: they are not rated (a match is)",
+    "les parties d'argent sont amicales : elles ne sont pas classées (un match l'est)",
+)
 
 
 @dataclass(frozen=True)
@@ -47,12 +51,7 @@ def first_start(game: Game, *, length: int | None, rated: bool, position: str | 
     out of 1–25, a length with a position, and a rated money game (``GameError``)."""
     kind = getattr(game, "stakes_kind", None)
     if rated and (game.name, game.ruleset) in CASUAL:
-        raise GameError(
-            say("money games are casual: they are not rated (a match is)",
-                "les parties d'argent sont amicales : elles ne sont pas classées (un match "
-                "l'est)"),
-            "bad-rated", 400,
-        )  # fmt: skip
+        raise GameError(NOT_RATED, "bad-rated", 400)
     if next_start is not None:
         return next_start
     if length is None:
@@ -143,4 +142,13 @@ def summary(record: Record) -> dict[str, Any]:
     return out
 
 
-__all__ = ["CASUAL", "Following", "first_start", "following", "match_over", "rates_now", "summary"]
+__all__ = [
+    "CASUAL",
+    "NOT_RATED",
+    "Following",
+    "first_start",
+    "following",
+    "match_over",
+    "rates_now",
+    "summary",
+]
