@@ -31,10 +31,11 @@ from .service import UNRATED, GameService, GameSession
 
 RATED_RULESETS = {
     "general": ("default",),
-    "backgammon": ("seed", "standard"),
+    "backgammon": ("seed", "standard", "money", "match"),
     "defiance": ("10x10", "8x8"),
 }
-"""The games and rulesets played for ratings (backgammon for points waits for its cube)."""
+"""The games and rulesets of the lobby and the ratings. Backgammon's money games are casual
+(``points.CASUAL``); a match is rated once, by its result (``points.rates_now``)."""
 
 
 def _elo(score: float) -> float:
@@ -48,6 +49,7 @@ _MEASURED = {
     ("general", "default"): (0.983, 0.783),
     ("backgammon", "seed"): (0.765, 0.760),
     ("backgammon", "standard"): (0.805, 0.760),
+    ("backgammon", "match"): (0.805, 0.760),  # standard's checker play: the nearest measure
     ("defiance", "8x8"): (0.940, 0.840),
     ("defiance", "10x10"): (0.940, 0.840),
 }
@@ -159,6 +161,10 @@ def rate_rows(
     sides = list(session.record.game_object.sides)
     people = session.people
     if over is None or any(s not in people or not people[s].rateable for s in sides):
+        return None
+    from .points import rates_now
+
+    if not rates_now(session.record):  # a match's games before its last, a money game
         return None
     ids = {s: people[s].user_id for s in sides}
     if len(set(ids.values())) != 2:
