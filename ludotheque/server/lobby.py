@@ -228,6 +228,10 @@ class Lobby:
         rated = bool(spec.get("rated"))
         if rated and control is None:
             raise GameError(RATED_CLOCK, "bad-seek", 400)
+        from .points import CASUAL, NOT_RATED
+
+        if rated and (game, ruleset) in CASUAL:  # backgammon's money games
+            raise GameError(NOT_RATED, "bad-seek", 400)
         opponent_name: str | None = None
         if kind == "open" and spec.get("opponent"):
             target = await self.users.named(str(spec["opponent"]))
