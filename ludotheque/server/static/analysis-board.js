@@ -1,0 +1,236 @@
+// The analysis board: any position, moves played on it, and the engine's best moves with their
+// values after each. The board is the game's own module (static/boards/<game>.js); the server
+// says what is legal (/api/analysis/position, /partial) and what is best (/api/analysis/best).
+// The address always holds the position shown, so that a link opens it again.
+import { t } from "./i18n.js";
+import { w } from "/analysis/words.js";
+import { renderLines } from "./analysis.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("board-root");
+const { game, ruleset, start } = root.dataset;
+const boardModule = await import(`./boards/${game}.js`);
+const measure = game === "backgammon" ? "equity" : "win";
+const HISTORY = 40;
+
+let line = []; // the moves played here: history entries { kind, text, side, position }
+let view = 0; // how many of them are shown
+let current = null; // the server's view of the position shown
+let version = 0; // a new number for every position shown (the boards compare it)
+let busy = false;
+const positions = new Map(); // position string -> the server's view
+const best = new Map(); // position string -> the engine's lines
+
+const sideName = (side) => t(`side.${side}`);
+
+function say(text, isError = false) {
+  const box = $("message");
+  box.textContent = text;
+  box.classList.toggle("error", Boolean(isError && text));
+}
+
+async function post(url, body) {
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new Error((data && data.detail) || `HTTP ${response.status}`);
+  return data;
+}
+
+const positionAt = (n) => (n === 0 ? start : line[n - 1].position);
+
+// the boards ask for part of a turn (a backgammon checker, a Defiance action)
+async function ask(message) {
+  try {
+    const reply = await post("/api/analysis/partial", { game, ruleset, position: positionAt(view), ...message });
+    return { type: "partial", id: message.id, ...reply };
+  } catch (error) {
+    return { type: "error", id: message.id, message: error.message };
+  }
+}
+
+function onTurn({ canFinish, canUndo, hidden, labels }) {
+  $("turn-controls").hidden = Boolean(hidden);
+  $("turn-done").disabled = !canFinish;
+  $("turn-undo").hidden = !canUndo;
+  if (labels) {
+    $("turn-done").textContent = labels.done;
+    $("turn-undo").textContent = labels.undo;
+  }
+}
+
+const board = boardModule.createBoard($("board"), { t, onMove: (notation) => play(notation), chooser: $("chooser"), say, ask, onTurn });
+
+async function viewOf(position) {
+  if (!positions.has(position)) positions.set(position, await post("/api/analysis/position", { game, ruleset, position }));
+  return positions.get(position);
+}
+
+// Play a move (or a roll) on the position shown: the moves after it are replaced.
+async function play(notation) {
+  if (busy) return false;
+  busy = true;
+  say("");
+  try {
+    const reply = await post("/api/analysis/position", { game, ruleset, position: positionAt(view), move: notation });
+    positions.set(reply.position, reply);
+    line = line.slice(0, view).concat([{ ...reply.played, position: reply.position }]);
+    view = line.length;
+    busy = false;
+    await show();
+    return true;
+  } catch (error) {
+    busy = false;
+    say(error.message, true);
+    await show();
+    return false;
+  }
+}
+
+function rollText(roll) {
+  let m = /^w(\d)b(\d)$/.exec(roll);
+  if (m) return `${sideName("white")} ${m[1]}, ${sideName("black")} ${m[2]}`;
+  m = /^(\d)(\d)$/.exec(roll);
+  return m ? `${m[1]}-${m[2]}` : roll;
+}
+
+function address(position) {
+  const query = new URLSearchParams({ game, ruleset, position });
+  return `/analysis?${query.toString()}`;
+}
+
+async function show() {
+  const position = positionAt(view);
+  try {
+    current = await viewOf(position);
+  } catch (error) {
+    say(error.message, true);
+    return;
+  }
+  version += 1;
+  const shown = line.slice(0, view);
+  const live = current.to_move && current.to_move !== "chance" && !current.outcome;
+  const snap = {
+    id: "analysis", game, ruleset: current.ruleset, mode: "analysis", sides: current.sides, seat: "both",
+    my_sides: current.sides, start, position, to_move: current.to_move, can_move: Boolean(live), ply: version,
+    history: shown, legal: current.legal, extra: current.extra, outcome: current.outcome,
+    undo: { free: true, request: null, allowed: true }, rematch: false, watch: false, table: null, chat: null, dice: null,
+  };
+  board.update({
+    position, livePosition: position, legal: live ? current.legal : [], last: shown.length ? shown[shown.length - 1] : null,
+    before: view > 0 ? positionAt(view - 1) : null, animate: false, snap, mySides: current.sides,
+  });
+  // what the page says around the board
+  const o = current.outcome;
+  if (o) {
+    const result = o.winner ? t("play.result.win", { side: sideName(o.winner) }) : t("play.result.draw");
+    $("status").textContent = w("board.over", { result: `${result} — ${t(`reason.${o.reason}`)}` });
+  } else if (current.to_move === "chance") {
+    $("status").textContent = w("board.roll_help");
+  } else {
+    $("status").textContent = w("board.to_move", { side: sideName(current.to_move) });
+  }
+  const rolls = $("rolls");
+  rolls.hidden = current.to_move !== "chance";
+  if (!rolls.hidden) {
+    const select = $("roll");
+    select.replaceChildren(...current.rolls.map((roll) => Object.assign(document.createElement("option"), { value: roll, textContent: rollText(roll) })));
+  }
+  $("move-input").disabled = !(live || current.to_move === "chance");
+  $("move-submit").disabled = $("move-input").disabled;
+  renderMoves();
+  $("back").disabled = view === 0;
+  $("reset").disabled = view === 0;
+  const described = boardModule.describe ? boardModule.describe(snap, position, t) : [];
+  $("extra").replaceChildren(...(Array.isArray(described) ? described : [described]));
+  const url = address(position);
+  history.replaceState(null, "", url);
+  $("link").value = new URL(url, location.href).href;
+  $("play-here").href = `/?${new URLSearchParams({ game, ruleset, position }).toString()}`;
+  root.dataset.position = position;
+  await lines(position, live);
+}
+
+async function lines(position, live) {
+  const holder = $("lines");
+  if (!live) {
+    holder.replaceChildren(Object.assign(document.createElement("p"), { className: "hint-wait", textContent: current.to_move === "chance" ? w("board.roll_help") : w("board.none") }));
+    root.dataset.lines = "none";
+    return;
+  }
+  const title = Object.assign(document.createElement("p"), { className: "hint-title", textContent: w("board.lines", { side: sideName(current.to_move) }) });
+  if (!best.has(position)) {
+    holder.replaceChildren(title, Object.assign(document.createElement("p"), { className: "hint-wait", textContent: w("hints.thinking") }));
+    root.dataset.lines = "thinking";
+    const earlier = [start, ...line.slice(0, Math.max(0, view - 1)).map((e) => e.position)].slice(-HISTORY);
+    try {
+      const answer = await post("/api/analysis/best", { game, ruleset, position, history: view > 0 ? earlier : [] });
+      best.set(position, answer.moves);
+    } catch (error) {
+      if (positionAt(view) === position) {
+        holder.replaceChildren(title, Object.assign(document.createElement("p"), { className: "hint-wait", textContent: w("hints.failed", { error: error.message }) }));
+        root.dataset.lines = "failed";
+      }
+      return;
+    }
+  }
+  if (positionAt(view) !== position) return; // the user moved on meanwhile
+  const box = document.createElement("div");
+  renderLines(box, best.get(position), measure, { onPick: (move) => play(move) });
+  holder.replaceChildren(title, box);
+  root.dataset.lines = "ready";
+}
+
+function renderMoves() {
+  const list = $("move-list");
+  list.replaceChildren();
+  line.forEach((entry, i) => {
+    const item = document.createElement("li");
+    item.className = "turn board-move";
+    const button = document.createElement("button");
+    button.type = "button";
+    const who = entry.side && entry.side !== "chance" ? `${sideName(entry.side)}: ` : "";
+    button.textContent = `${i + 1}. ${who}${entry.kind === "chance" ? rollText(entry.text) : entry.text}`;
+    if (i + 1 === view) button.setAttribute("aria-current", "step");
+    button.addEventListener("click", () => go(i + 1));
+    item.append(button);
+    list.append(item);
+  });
+}
+
+function go(n) {
+  view = Math.max(0, Math.min(line.length, n));
+  say("");
+  show();
+}
+
+$("back").addEventListener("click", () => go(view - 1));
+$("reset").addEventListener("click", () => go(0));
+$("turn-done").addEventListener("click", () => board.finish && board.finish());
+$("turn-undo").addEventListener("click", () => board.undoStep && board.undoStep());
+$("set-roll").addEventListener("click", () => play($("roll").value));
+$("move-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = $("move-input");
+  const text = input.value.trim();
+  if (text && (await play(text))) input.value = "";
+});
+$("copy-link").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("link").value);
+  } catch {
+    $("link").select();
+  }
+  say(w("board.copied"));
+});
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select")) return;
+  if (event.key === "ArrowLeft") go(view - 1);
+  else if (event.key === "ArrowRight") go(view + 1);
+});
+
+show();

@@ -1,0 +1,255 @@
+// The analysis on the game page (app.js calls render() after each drawing of the page):
+// - a finished game gets "Analyse": the server runs it as a job, the page polls its progress,
+//   then marks the move list, draws the chart and the summary (analysis.js);
+// - at one screen and against the computer (unrated), a "Best moves" switch shows the
+//   engine's three best moves of the position to play, each a button that plays it;
+// - a link opens the position shown on the analysis board.
+import { w } from "/analysis/words.js";
+import { comment, drawChart, el, markMoves, renderErrors, renderLines, renderSummary } from "./analysis.js";
+
+const STRENGTHS = ["quick", "normal", "deep"];
+const POLL_MS = 700;
+
+function stylesheet() {
+  if (document.querySelector('link[href="/static/analysis.css"]')) return;
+  document.head.append(el("link", { rel: "stylesheet", href: "/static/analysis.css" }));
+}
+
+async function json(url, options = {}) {
+  const response = await fetch(url, {
+    ...options,
+    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new Error((data && data.detail) || `HTTP ${response.status}`);
+  return data;
+}
+
+export function attachAnalysis({ mode, token, sideName, step, play }) {
+  stylesheet();
+  const $ = (id) => document.getElementById(id);
+  const panel = document.querySelector(".panel");
+  const asked = new URLSearchParams(location.search).get("analyse") === "1";
+
+  // -- the analysis section ----------------------------------------------------------------
+  const select = el("select", { id: "analysis-strength" });
+  for (const name of STRENGTHS) select.append(el("option", { value: name, text: w(`analysis.strength.${name}`), selected: name === "normal" }));
+  const analyseButton = el("button", { type: "button", id: "analyse", text: w("analysis.analyse") });
+  const status = el("p", { id: "analysis-status", className: "analysis-status", role: "status" });
+  const progress = el("progress", { id: "analysis-progress", max: "1", value: "0", hidden: true, "aria-labelledby": "analysis-status" });
+  const commentBox = el("p", { id: "analysis-comment", className: "analysis-comment", "aria-live": "polite" });
+  const chart = el("div", { id: "analysis-chart", className: "analysis-chart-box" });
+  const summary = el("div", { id: "analysis-summary" });
+  const errors = el("ol", { id: "analysis-errors", className: "analysis-errors" });
+  const intro = el("p", { className: "analysis-intro" });
+  const result = el(
+    "div",
+    { id: "analysis-result", hidden: true },
+    intro,
+    commentBox,
+    el("h3", { text: w("analysis.chart") }),
+    chart,
+    el("p", { className: "analysis-note", text: w("analysis.chart_note") }),
+    el("h3", { text: w("analysis.summary") }),
+    summary,
+    el("h3", { text: w("analysis.errors") }),
+    errors,
+  );
+  const section = el(
+    "section",
+    { id: "analysis", className: "analysis", "aria-labelledby": "analysis-title", hidden: true },
+    el("h2", { id: "analysis-title", text: w("analysis.title") }),
+    el("div", { className: "analysis-ask" }, el("label", { for: "analysis-strength", text: `${w("analysis.strength")} ` }), select, analyseButton),
+    status,
+    progress,
+    result,
+  );
+  const steps = panel.querySelector(".steps");
+  (steps || panel.lastElementChild).after(section);
+
+  // -- hints -------------------------------------------------------------------------------
+  const hintsToggle = el("button", { type: "button", id: "hints-toggle", "aria-pressed": "false", "aria-controls": "hints-body", text: w("hints.toggle") });
+  const hintsBody = el("div", { id: "hints-body", className: "hints-body", "aria-live": "polite", hidden: true });
+  const hints = el("section", { id: "hints", className: "hints", "aria-label": w("hints.title"), hidden: true }, hintsToggle, hintsBody);
+  const controls = panel.querySelector(".controls");
+  (controls || panel.firstElementChild).after(hints);
+
+  // -- the analysis board's link -----------------------------------------------------------
+  const boardLink = el("a", { id: "analysis-board-link", hidden: true, text: w("analysis.open_board") });
+  const links = panel.querySelector(".links");
+  if (links) links.append(boardLink);
+
+  let snap = null;
+  let plies = 0;
+  let analysis = null; // the analysis shown (JSON)
+  let state = null; // the server's last word on the analysis asked
+  let started = false; // the first look at the server's analyses was made
+  let timer = null;
+  let hintsOn = false;
+  let hintKey = null; // the position whose hints are shown (or asked)
+
+  const gameId = () => snap && snap.id;
+
+  function show(view) {
+    state = view;
+    const s = view.status;
+    progress.hidden = !(s === "queued" || s === "running");
+    analyseButton.disabled = s === "queued" || s === "running";
+    if (s === "queued") {
+      status.textContent = w("analysis.queued");
+      progress.removeAttribute("value");
+    } else if (s === "running") {
+      status.textContent = w("analysis.running", { done: view.done, total: view.total });
+      progress.max = Math.max(1, view.total);
+      progress.value = view.done;
+    } else if (s === "failed") {
+      status.textContent = w("analysis.failed", { error: view.error || "?" });
+    } else if (s === "done" && view.analysis) {
+      select.value = view.strength;
+      status.textContent = w("analysis.done", { strength: w(`analysis.strength.${view.strength}`) });
+      analysis = view.analysis;
+      section.dataset.status = "done";
+      drawResult();
+    } else {
+      status.textContent = "";
+    }
+    if (s !== "done") section.dataset.status = s;
+    if (s === "queued" || s === "running") poll();
+  }
+
+  function poll() {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      try {
+        show(await json(`/api/games/${gameId()}/analysis?strength=${encodeURIComponent(state.strength)}`));
+      } catch {
+        poll();
+      }
+    }, POLL_MS);
+  }
+
+  async function look() {
+    try {
+      const view = await json(`/api/games/${gameId()}/analysis`);
+      if (view.status === "none" && asked) return ask();
+      show(view);
+    } catch (error) {
+      status.textContent = w("analysis.error", { error: error.message });
+    }
+  }
+
+  async function ask() {
+    analyseButton.disabled = true;
+    try {
+      show(await json(`/api/games/${gameId()}/analysis`, { method: "POST", body: JSON.stringify({ strength: select.value }) }));
+    } catch (error) {
+      analyseButton.disabled = false;
+      status.textContent = w("analysis.error", { error: error.message });
+    }
+  }
+
+  analyseButton.addEventListener("click", ask);
+  select.addEventListener("change", async () => {
+    // another depth: show it if it is there, else offer to run it
+    try {
+      const view = await json(`/api/games/${gameId()}/analysis?strength=${encodeURIComponent(select.value)}`);
+      if (view.status !== "none") show(view);
+      else {
+        status.textContent = "";
+        analyseButton.disabled = false;
+      }
+    } catch (error) {
+      status.textContent = w("analysis.error", { error: error.message });
+    }
+  });
+
+  const jump = (ply) => step(ply);
+
+  function drawResult() {
+    if (!analysis || !snap) return;
+    result.hidden = false;
+    intro.textContent = analysis.measure === "equity" ? w("analysis.intro_bg") : w("analysis.intro");
+    renderSummary(summary, analysis, { sideName });
+    renderErrors(errors, analysis, { sideName, onJump: jump });
+    decorate();
+  }
+
+  // what depends on the ply shown: the marks (the list is drawn again each time), the
+  // chart's cursor, the comment
+  function decorate() {
+    if (!analysis) return;
+    markMoves(document.getElementById("move-list"), analysis);
+    drawChart(chart, analysis, { sideName, current: plies, onJump: jump });
+    commentBox.textContent = comment(analysis, plies, sideName);
+    for (const button of errors.querySelectorAll("button[data-ply]")) {
+      if (Number(button.dataset.ply) === plies) button.setAttribute("aria-current", "step");
+      else button.removeAttribute("aria-current");
+    }
+  }
+
+  // -- hints -------------------------------------------------------------------------------
+
+  const hintsFair = () =>
+    mode === "play" && !snap.watch && !snap.outcome && (snap.mode === "local" || snap.mode === "computer") && snap.undo && snap.undo.allowed !== false;
+
+  hintsToggle.addEventListener("click", () => {
+    hintsOn = !hintsOn;
+    hintsToggle.setAttribute("aria-pressed", String(hintsOn));
+    hintKey = null;
+    renderHints();
+  });
+
+  async function renderHints() {
+    hintsBody.hidden = !hintsOn;
+    if (!hintsOn || !snap) return;
+    const myTurn = snap.can_move && snap.to_move && snap.to_move !== "chance" && snap.legal.length > 0;
+    if (!myTurn) {
+      hintKey = null;
+      hintsBody.replaceChildren(el("p", { className: "hint-wait", text: w("hints.wait") }));
+      return;
+    }
+    const key = `${snap.ply}|${snap.position}`;
+    if (key === hintKey) return;
+    hintKey = key;
+    hintsBody.replaceChildren(el("p", { className: "hint-wait", text: w("hints.thinking") }));
+    try {
+      const answer = await json(`/api/play/${token}/hints`, { method: "POST", body: "{}" });
+      if (hintKey !== key || !hintsOn) return;
+      const measure = snap.game === "backgammon" ? "equity" : "win";
+      hintsBody.replaceChildren(el("p", { className: "hint-title", text: w("hints.title") }));
+      const box = el("div");
+      renderLines(box, answer.moves, measure, { onPick: (move) => play(move) });
+      hintsBody.append(box);
+      hintsBody.dataset.ply = String(answer.ply);
+    } catch (error) {
+      if (hintKey !== key) return;
+      hintKey = null;
+      hintsBody.replaceChildren(el("p", { className: "hint-wait", text: w("hints.failed", { error: error.message }) }));
+    }
+  }
+
+  return {
+    render(newSnap, shown) {
+      snap = newSnap;
+      plies = shown;
+      const over = Boolean(snap.outcome);
+      section.hidden = !over;
+      if (over && !started) {
+        started = true;
+        look();
+      }
+      if (analysis) decorate();
+      hints.hidden = !hintsFair();
+      if (hints.hidden) hintsBody.hidden = true;
+      else renderHints();
+      const position = shown === 0 ? snap.start : snap.history[shown - 1].position;
+      boardLink.hidden = !(over || hintsFair());
+      boardLink.href = `/analysis?game=${encodeURIComponent(snap.game)}&ruleset=${encodeURIComponent(snap.ruleset)}&position=${encodeURIComponent(position)}`;
+    },
+  };
+}

@@ -1,0 +1,231 @@
+"""The analysis in the app: analyses of finished games as shared jobs, stored for the next
+visitor; hints only where they are fair; the analysis board's API and page."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from ludotheque.analysis import Analysis
+from ludotheque.server.analysis_jobs import AnalysisRow
+from ludotheque.server.db import JobRow
+from tests.server.conftest import new_game, token_of
+from tests.server.people import place_client, sign_up
+
+MOVES = ["a2-b2", "c3-c2", "a3-a2", "c2-d2"]
+
+
+def finished_game(client: TestClient, moves: list[str] = MOVES, **spec: Any) -> str:
+    """A local General game of ``moves``, resigned by the side to move; its id."""
+    created = new_game(client, mode="local", **spec)
+    token = token_of(created["seats"]["both"])
+    for ply, move in enumerate(moves):
+        response = client.post(f"/api/play/{token}/move", json={"move": move, "ply": ply})
+        assert response.status_code == 200, response.text
+    assert client.post(f"/api/play/{token}/resign", json={}).status_code == 200
+    return str(created["id"])
+
+
+def wait_done(client: TestClient, game_id: str, strength: str, timeout: float = 90.0
+              ) -> dict[str, Any]:  # fmt: skip
+    deadline = time.monotonic() + timeout
+    seen = set()
+    while True:
+        view = client.get(f"/api/games/{game_id}/analysis?strength={strength}").json()
+        seen.add(view["status"])
+        if view["status"] in ("done", "failed"):
+            view["seen"] = seen
+            return dict(view)
+        assert time.monotonic() < deadline, f"the analysis never ended ({view})"
+        time.sleep(0.1)
+
+
+def count(client: TestClient, model: Any, *where: Any) -> int:
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with service.sessions() as db:
+        return int(db.scalar(select(func.count()).select_from(model).where(*where)) or 0)
+
+
+def test_a_finished_game_is_analysed_once_and_kept(client: TestClient) -> None:
+    game_id = finished_game(client)
+    url = f"/api/games/{game_id}/analysis"
+    assert client.get(url).json()["status"] == "none"
+    first = client.post(url, json={"strength": "quick"})
+    assert first.status_code == 202 and first.json()["status"] in ("queued", "running")
+    again = client.post(url, json={"strength": "quick"})  # the same request: the same job
+    assert again.status_code in (200, 202)
+    assert count(client, JobRow, JobRow.game_id == game_id, JobRow.kind == "analysis") == 1
+    view = wait_done(client, game_id, "quick")
+    assert view["status"] == "done", view
+    analysis = Analysis.from_dict(view["analysis"])
+    assert analysis.game == "general" and analysis.strength == "quick"
+    history = client.get(f"/api/games/{game_id}").json()["history"]
+    assert [d.played.move for d in analysis.decisions] == [h["text"] for h in history]
+    assert analysis.result == {"winner": "general", "reason": "resignation"}
+    assert len(analysis.timeline) == len(MOVES) + 1
+    assert view["done"] == view["total"] == len(MOVES)
+    # the next visitor gets it at once, and asking again makes no new job
+    later = client.post(url, json={"strength": "quick"})
+    assert later.status_code == 200 and later.json()["analysis"] == view["analysis"]
+    assert client.get(url).json()["strength"] == "quick"  # the deepest analysis there is
+    assert count(client, JobRow, JobRow.game_id == game_id, JobRow.kind == "analysis") == 1
+    assert count(client, AnalysisRow, AnalysisRow.game_id == game_id) == 1
+    # each strength is an analysis of its own
+    assert client.get(f"{url}?strength=normal").json()["status"] == "none"
+
+
+def test_only_finished_games_and_known_strengths(client: TestClient) -> None:
+    created = new_game(client, mode="local")
+    url = f"/api/games/{created['id']}/analysis"
+    refused = client.post(url, json={"strength": "quick"})
+    assert refused.status_code == 403 and refused.json()["code"] == "not-finished"
+    assert client.get(url).status_code == 403
+    game_id = finished_game(client, MOVES[:1])
+    bad = client.post(f"/api/games/{game_id}/analysis", json={"strength": "forever"})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad-request"
+    assert client.get("/api/games/nope/analysis").status_code == 404
+    assert count(client, JobRow, JobRow.kind == "analysis") == 0
+
+
+def test_the_endgame_tables_speak_in_the_analysis(client: TestClient) -> None:
+    # six rebels against the general: the tables know the rebels win in 18
+    game_id = finished_game(client, ["a5-b4"], position="c3 a1,a5,e1,e5,b1,d5 r 1")
+    client.post(f"/api/games/{game_id}/analysis", json={"strength": "quick"})
+    view = wait_done(client, game_id, "quick")
+    first = Analysis.from_dict(view["analysis"]).decisions[0]
+    assert first.proof is not None and first.proof.text() == "the rebels win in 18"
+    assert first.label is None  # a5-b4 keeps the win
+
+
+def test_an_analysis_asked_on_one_process_is_made_by_the_worker_of_another(
+    make_client: Callable[..., TestClient],
+) -> None:
+    queue_only = make_client(computer="queue")  # a server that leaves the jobs to workers
+    game_id = finished_game(queue_only, MOVES[:2])
+    queue_only.post(f"/api/games/{game_id}/analysis", json={"strength": "quick"})
+    time.sleep(0.5)
+    assert queue_only.get(f"/api/games/{game_id}/analysis?strength=quick").json()["status"] == (
+        "queued"
+    )
+    make_client()  # a process that works the queue
+    view = wait_done(queue_only, game_id, "quick")
+    assert view["status"] == "done" and len(view["analysis"]["decisions"]) == 2
+
+
+def hints(client: TestClient, token: str) -> Any:
+    return client.post(f"/api/play/{token}/hints", json={})
+
+
+def test_hints_at_one_screen_and_against_the_computer(client: TestClient) -> None:
+    local = token_of(new_game(client, mode="local")["seats"]["both"])
+    answer = hints(client, local)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["side"] == "rebels" and len(data["moves"]) == 3
+    values = [m["win"] for m in data["moves"]]
+    assert values == sorted(values, reverse=True)
+    state = client.get(f"/api/play/{local}").json()
+    assert {m["move"] for m in data["moves"]} <= set(state["legal"])
+    created = new_game(client, mode="computer", side="general", level="easy")
+    token = token_of(created["seats"]["both"])
+    # the computer (rebels) moves first: no hint until it is the player's turn
+    deadline = time.monotonic() + 30
+    while client.get(f"/api/play/{token}").json()["to_move"] != "general":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    answer = hints(client, token)
+    assert answer.status_code == 200 and answer.json()["side"] == "general"
+
+
+def test_no_hints_between_players_nor_for_watchers(client: TestClient) -> None:
+    created = new_game(client, mode="friend")
+    for side in ("rebels", "general"):
+        refused = hints(client, token_of(created["seats"][side]))
+        assert refused.status_code == 403 and refused.json()["code"] == "no-hints"
+    assert hints(client, token_of(created["watch"])).status_code == 403
+    local = new_game(client, mode="local")
+    assert hints(client, token_of(local["watch"])).status_code == 403
+    token = token_of(local["seats"]["both"])
+    client.post(f"/api/play/{token}/resign", json={})
+    assert hints(client, token).status_code == 409  # the game is over
+
+
+def test_no_hints_in_rated_games(make_client: Callable[..., TestClient]) -> None:
+    client = place_client(make_client)
+    alice = sign_up(client, "alice")
+    form = alice.get("/").text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', form)
+    assert csrf is not None
+    with alice.acting() as c:
+        response = c.post(
+            "/new",
+            data={"game": "general", "mode": "computer", "level": "easy", "side": "rebels",
+                  "control": "5+3", "rated": "on", "csrf": csrf.group(1)},
+            follow_redirects=False,
+        )  # fmt: skip
+    assert response.status_code == 303
+    token = token_of(response.headers["location"])
+    assert client.get(f"/api/play/{token}").json()["table"]["rated"]
+    refused = hints(client, token)
+    assert refused.status_code == 403 and refused.json()["code"] == "no-hints"
+
+
+def board(client: TestClient, path: str, **body: Any) -> Any:
+    return client.post(f"/api/analysis/{path}", json=body)
+
+
+def test_the_analysis_board_api(client: TestClient) -> None:
+    start = board(client, "position", game="general").json()
+    assert start["to_move"] == "rebels" and "a2-b2" in start["legal"]
+    after = board(client, "position", game="general", position=start["position"], move="a2-b2")
+    assert after.status_code == 200
+    assert after.json()["played"] == {"kind": "move", "text": "a2-b2", "side": "rebels"}
+    assert after.json()["to_move"] == "general"
+    illegal = board(client, "position", game="general", position=start["position"], move="a1-a5")
+    assert illegal.status_code == 422 and illegal.json()["code"] == "illegal"
+    broken = board(client, "position", game="general", position="c3 zz r 1")
+    assert broken.status_code == 422 and broken.json()["code"] == "bad-position"
+    assert board(client, "position", game="chess").status_code == 400
+    assert board(client, "position", game="backgammon", ruleset="nope").status_code == 400
+    best = board(client, "best", game="general", position=after.json()["position"]).json()
+    assert best["side"] == "general" and len(best["moves"]) == 3
+    # backgammon: the dice are entered, then single checkers are asked for
+    bg = board(client, "position", game="backgammon", ruleset="standard").json()
+    assert bg["to_move"] == "chance" and "w3b1" in bg["rolls"] and bg["legal"] == []
+    refused = board(client, "best", game="backgammon", ruleset="standard",
+                    position=bg["position"])  # fmt: skip
+    assert refused.status_code == 409
+    rolled = board(client, "position", game="backgammon", ruleset="standard",
+                   position=bg["position"], move="w3b1").json()  # fmt: skip
+    assert rolled["to_move"] == "white" and rolled["extra"]["dice"] == [3, 1]
+    assert rolled["played"]["kind"] == "chance"
+    part = board(client, "partial", game="backgammon", ruleset="standard",
+                 position=rolled["position"], steps=[[8, 5, 3]]).json()  # fmt: skip
+    assert {s["text"] for s in part["next"]} >= {"6/5"}
+    lines = board(client, "best", game="backgammon", ruleset="standard",
+                  position=rolled["position"]).json()  # fmt: skip
+    assert lines["moves"][0]["move"] == "8/5 6/5" and lines["moves"][0]["equity"] is not None
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_analysis_board_page(client: TestClient, lang: str) -> None:
+    client.cookies.set("lang", lang)
+    page = client.get("/analysis", params={"game": "backgammon", "ruleset": "standard"})
+    assert page.status_code == 200
+    assert ("Analysis board" if lang == "en" else "Plateau d’analyse") in page.text
+    assert 'data-game="backgammon"' in page.text and 'data-ruleset="standard"' in page.text
+    wrong = client.get("/analysis", params={"game": "general", "position": "not a position"})
+    assert wrong.status_code == 200 and 'id="board-error"' in wrong.text
+    chosen = client.get("/analysis", params={"game": "defiance:8x8"})
+    assert 'data-ruleset="8x8"' in chosen.text
+    words = client.get("/analysis/words.js")
+    assert words.status_code == 200 and "javascript" in words.headers["content-type"]
+    assert "Plateau d’analyse" in words.text and "export function w" in words.text
+    archive = client.get("/archive")
+    assert archive.status_code == 200
