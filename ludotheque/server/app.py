@@ -104,11 +104,13 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.state.chat = chat
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     from .account_pages import router as account_router
+    from .analysis_api import router as analysis_router
     from .lobby_routes import router as lobby_router
 
     app.include_router(pages_router)
     app.include_router(account_router)
     app.include_router(lobby_router)
+    app.include_router(analysis_router)  # analyses, hints, the analysis board
     app.include_router(api_router)
     app.include_router(live)
     app.add_middleware(Guard, max_body=settings.max_body)
