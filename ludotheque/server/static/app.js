@@ -2,6 +2,7 @@
 // game (static/boards/<game>.js); the server decides what is legal, the page only shows it.
 import { t } from "./i18n.js";
 import { extensions } from "./table.js";
+import { attachAnalysis } from "./analysis-panel.js";
 
 const root = document.getElementById("game-root");
 const { token, mode, game: gameName, gameId } = root.dataset;
@@ -61,6 +62,9 @@ const board = boardModule.createBoard($("board"), {
   ask,
   onTurn,
 });
+
+// the analysis of a finished game, hints where they are fair, the analysis board (analysis-panel.js)
+const analysis = attachAnalysis({ mode, token, sideName: (side) => sideName(side), step: (ply) => step(ply), play: (notation) => submit(notation) });
 
 // -- talking to the server -----------------------------------------------------------------
 
@@ -249,6 +253,7 @@ function render() {
   renderStatus(live);
   renderControls(live);
   renderMoves(plies);
+  analysis.render(snap, plies);
   if (interactive) playForced();
   const described = boardModule.describe ? boardModule.describe(snap, positionAt(plies), t) : [];
   $("extra").replaceChildren(...(Array.isArray(described) ? described : [described]));
