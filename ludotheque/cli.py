@@ -154,6 +154,9 @@ def _worker(args: argparse.Namespace) -> int:
             loop.add_signal_handler(sig, stop.set)
         await bus.start()
         workers = [Worker(service, pool) for _ in range(max(1, args.processes))]
+        from .server.analysis_jobs import AnalysisWorker
+
+        workers.append(AnalysisWorker(service))  # analyses, in a pool of their own
         print(f"Ludothèque worker: {len(workers)} at a time, database {url}", flush=True)
         try:
             await asyncio.gather(*(w.run(stop) for w in workers))
@@ -235,8 +238,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "worker":
         return _worker(args)
     if args.command == "analyse":
+        from .analysis import register_oracle
         from .analysis.command import run
+        from .solve import oracle
 
+        register_oracle("general", oracle)  # type: ignore[arg-type]  # the endgame tables
         return run(args)
     if args.command == "solve":
         from .solve.command import run as solve
