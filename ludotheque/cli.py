@@ -240,10 +240,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "analyse":
         from .analysis import register_oracle
         from .analysis.command import run
+        from .analysis.proof import oracle_for
         from .solve import oracle
 
+        before = oracle_for("general")
         register_oracle("general", oracle)  # type: ignore[arg-type]  # the endgame tables
-        return run(args)
+        try:
+            return run(args)
+        finally:
+            register_oracle("general", before)
     if args.command == "solve":
         from .solve.command import run as solve
 
