@@ -8,11 +8,24 @@ position need the dead zones of all its empty cells and the captures of all its 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .geometry import Geometry
 
 Cells = list[int] | tuple[int, ...]
 Bitboards = tuple[tuple[int, ...], int, int]
 """(one mask of cells per counter code 0–16, the Rebel counters, the Imperial counters)."""
+
+
+@dataclass
+class AfterAction:
+    """The board between the two parts of a turn: cells, pools, the counter captured (if any)
+    and whether the action won."""
+
+    cells: list[int]
+    pools: list[int]
+    captured: list[int]
+    won: bool
 
 
 def owner(code: int) -> int:

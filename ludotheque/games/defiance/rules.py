@@ -17,10 +17,10 @@ from typing import Any, ClassVar, NoReturn
 
 from ...core import Game, IllegalMove, Outcome, State, describe_value
 from .board import (
+    AfterAction,
     Bitboards,
     active_sectors,
     capture_by,
-    capture_masks,
     completes_win,
     controlled_by_sector,
     controls,
@@ -41,7 +41,7 @@ from .notation import arrow as arrow  # the rules' names, kept for their readers
 from .notation import names as names
 from .notation import parse_action, parse_command
 from .position import format_position, read_position
-from .turns import Turns
+from .turns import Turns, plan
 
 REBELS = "rebels"
 IMPERIUM = "imperium"
@@ -53,16 +53,6 @@ POOL = 40
 _UNSET: Any = object()
 
 # -- the turn, part by part ----------------------------------------------------------------
-
-
-@dataclass
-class AfterAction:
-    """The board between the two parts of a turn."""
-
-    cells: list[int]
-    pools: list[int]
-    captured: list[int]
-    won: bool
 
 
 @dataclass(frozen=True)
@@ -372,7 +362,7 @@ class DefianceState(_Fields, State):
         moves = self._moves
         if isinstance(moves, Turns):
             return moves
-        turns = _plan(self)
+        turns = plan(self)
         if moves is _UNSET:
             object.__setattr__(self, "_moves", turns)
         return turns
@@ -553,71 +543,6 @@ class DefianceState(_Fields, State):
             self._game, tuple(cells), (pools[0], pools[1]), rebel, imperial,
             -1 if over else 1 - self._side,
         )  # fmt: skip
-
-
-def _bits_of(mask: int) -> list[int]:
-    """The cells of a mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _plan(state: DefianceState) -> Turns:
-    """The legal turns of ``state`` (not over), from its bitboards.
-
-    An action changes which Command moves are legal only when it captures (a captured Imperial
-    counter may open a wall, a captured Rebel counter may free a key point), or when a Rebel
-    placement wins (then none follows); otherwise the moves legal before it (``base``) stay
-    legal. The capturing actions are found for the whole board at once (``capture_masks``), and
-    a winning placement needs three sectors already held.
-    """
-    geo = state._game.geo
-    side = state._side
-    cells = state._cells
-    masks, rebel, imperial = state.bitboards()
-    own_mask, enemies = (rebel, imperial) if side == 0 else (imperial, rebel)
-    place_mask = 0
-    if state._pools[side] > 0:
-        enemy = 1 - side
-        active = sectors_mask(geo, active_sectors(geo, enemy, state._rebel, state._imperial))
-        place_mask = geo.full & ~(rebel | imperial) & ~flanked_mask(geo, masks, enemy, active)
-    places = _bits_of(place_mask)
-    lo = 1 + 8 * side
-    own = [(c, cells[c] - lo) for c in _bits_of(own_mask)]
-    unchanged = AfterAction(list(cells), list(state._pools), [], False)
-    base = tuple(cm for cm, _ in state._command_options(unchanged))
-    special: dict[int, tuple[CommandMove, ...]] = {}
-    active = sectors_mask(geo, active_sectors(geo, side, state._rebel, state._imperial))
-    capturing = capture_masks(geo, masks, enemies, side, active)
-    rotations = 8 * len(places)
-    for d, found in enumerate(capturing):
-        if not found:
-            continue
-        if found & place_mask:
-            for c in _bits_of(found & place_mask):
-                mid = state._after_action(Action(PLACE, c, d))
-                special[8 * places.index(c) + d] = tuple(
-                    cm for cm, _ in state._command_options(mid)
-                )
-        if found & own_mask:
-            for i, (c, facing) in enumerate(own):
-                if d != facing and (found >> c) & 1:
-                    mid = state._after_action(Action(ROTATE, c, d))
-                    special[rotations + 7 * i + (d if d < facing else d - 1)] = tuple(
-                        cm for cm, _ in state._command_options(mid)
-                    )
-    if side == 0 and places:
-        counts = state._control_counts()
-        if sum(1 for k in counts if k) == 3:  # a placement wins only in the missing sector
-            missing = geo.sector_masks[counts.index(0)]
-            for i, c in enumerate(places):
-                if (missing >> c) & 1 and completes_win(geo, cells, c, counts):
-                    for d in range(8):
-                        special[8 * i + d] = ()
-    return Turns(geo.n, places, own, base, special)
 
 
 def _decide(state: DefianceState) -> Outcome | None:

@@ -10,15 +10,28 @@ membership, which ``play`` uses to know that a turn needs no other check.
 Order (the order of ``legal_moves()`` since the first engine): placements by cell then
 direction, then rotations by cell then direction; each action alone, then followed by each of
 its Command moves.
+
+``plan(state)`` finds those facts from the bitboards of a position.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
+from .board import (
+    AfterAction,
+    active_sectors,
+    capture_masks,
+    completes_win,
+    flanked_mask,
+    sectors_mask,
+)
 from .moves import PLACE, ROTATE, Action, CommandMove, Turn
+
+if TYPE_CHECKING:
+    from .rules import DefianceState
 
 Options = tuple[CommandMove, ...]
 
@@ -252,3 +265,69 @@ class Turns(Sequence[Turn]):
             return Turn(action, None, self._n)
         options = self._special.get(k, self._base) if self._special else self._base
         return Turn(action, options[j - 1], self._n)
+
+
+def _bits_of(mask: int) -> list[int]:
+    """The cells of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def plan(state: DefianceState) -> Turns:
+    """The legal turns of ``state`` (not over), from its bitboards (the state's internals: this
+    module belongs to the rules).
+
+    An action changes which Command moves are legal only when it captures (a captured Imperial
+    counter may open a wall, a captured Rebel counter may free a key point), or when a Rebel
+    placement wins (then none follows); otherwise the moves legal before it (``base``) stay
+    legal. The capturing actions are found for the whole board at once (``capture_masks``), and
+    a winning placement needs three sectors already held.
+    """
+    geo = state._game.geo
+    side = state._side
+    cells = state._cells
+    masks, rebel, imperial = state.bitboards()
+    own_mask, enemies = (rebel, imperial) if side == 0 else (imperial, rebel)
+    place_mask = 0
+    if state._pools[side] > 0:
+        enemy = 1 - side
+        active = sectors_mask(geo, active_sectors(geo, enemy, state._rebel, state._imperial))
+        place_mask = geo.full & ~(rebel | imperial) & ~flanked_mask(geo, masks, enemy, active)
+    places = _bits_of(place_mask)
+    lo = 1 + 8 * side
+    own = [(c, cells[c] - lo) for c in _bits_of(own_mask)]
+    unchanged = AfterAction(list(cells), list(state._pools), [], False)
+    base = tuple(cm for cm, _ in state._command_options(unchanged))
+    special: dict[int, tuple[CommandMove, ...]] = {}
+    active = sectors_mask(geo, active_sectors(geo, side, state._rebel, state._imperial))
+    capturing = capture_masks(geo, masks, enemies, side, active)
+    rotations = 8 * len(places)
+    for d, found in enumerate(capturing):
+        if not found:
+            continue
+        if found & place_mask:
+            for c in _bits_of(found & place_mask):
+                mid = state._after_action(Action(PLACE, c, d))
+                special[8 * places.index(c) + d] = tuple(
+                    cm for cm, _ in state._command_options(mid)
+                )
+        if found & own_mask:
+            for i, (c, facing) in enumerate(own):
+                if d != facing and (found >> c) & 1:
+                    mid = state._after_action(Action(ROTATE, c, d))
+                    special[rotations + 7 * i + (d if d < facing else d - 1)] = tuple(
+                        cm for cm, _ in state._command_options(mid)
+                    )
+    if side == 0 and places:
+        counts = state._control_counts()
+        if sum(1 for k in counts if k) == 3:  # a placement wins only in the missing sector
+            missing = geo.sector_masks[counts.index(0)]
+            for i, c in enumerate(places):
+                if (missing >> c) & 1 and completes_win(geo, cells, c, counts):
+                    for d in range(8):
+                        special[8 * i + d] = ()
+    return Turns(geo.n, places, own, base, special)
