@@ -6,6 +6,7 @@ browser's ``Accept-Language``); the browser gets the same dictionary for what it
 
 from __future__ import annotations
 
+from .board_words import BOARD
 from .words import PLACE
 
 LANGUAGES = ("en", "fr")
@@ -380,6 +381,8 @@ TEXTS: dict[str, dict[str, str]] = {
 
 
 for _lang, _words in PLACE.items():  # accounts, lobby, clocks, ratings, chat (words.py)
+    TEXTS[_lang].update(_words)
+for _lang, _words in BOARD.items():  # the boards' features, the cube (board_words.py)
     TEXTS[_lang].update(_words)
 
 
