@@ -699,8 +699,13 @@ static struct PyModuleDef module = {
     NULL,
 };
 
+/* the interface version movegen.py expects (raise it with any change of the functions) */
+#define VERSION 1
+
 PyMODINIT_FUNC PyInit__cbackgammon(void) {
     ONES = 0;
     for (int p = 1; p <= 25; p++) ONES |= ONE(p);
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", VERSION) < 0) Py_CLEAR(m);
+    return m;
 }

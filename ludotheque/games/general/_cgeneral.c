@@ -197,6 +197,14 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_cgeneral",
     "The compiled move generation of Le Général et les rebelles (see movegen.py).", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__cgeneral(void) { return PyModule_Create(&module); }
+/* the interface version movegen.py expects (raise it with any change of the functions) */
+#define VERSION 1
+
+PyMODINIT_FUNC PyInit__cgeneral(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", VERSION) < 0) Py_CLEAR(m);
+    return m;
+}

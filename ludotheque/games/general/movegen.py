@@ -129,7 +129,7 @@ general_moves: Callable[[int, int, bool], list[GeneralMove]] = general_moves_py
 """The general's moves (``rebels``, ``general``, ``flight``): the compiled core's, else
 ``general_moves_py``."""
 
-CORE = compiled("ludotheque.games.general._cgeneral")
+CORE = compiled("ludotheque.games.general._cgeneral", 1)
 """The compiled core (``_cgeneral.c``), or ``None``: the same functions in C."""
 if CORE is not None:
     CORE.setup(REBEL_MOVE, REBEL_TARGETS, GENERAL_STEPS, FLIGHTS, S4)
