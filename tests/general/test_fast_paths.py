@@ -138,3 +138,19 @@ def test_a_plain_tuple_is_not_a_move() -> None:
     rebels = state("c3 a1,a2,e4,e5,a5,b5 r 1")
     with pytest.raises(IllegalMove, match="not a legal move"):
         rebels.play(tuple(rebels.legal_moves()[0]))
+
+
+def test_a_core_of_another_version_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from ludotheque.games import _compiled
+
+    stale = types.ModuleType("stale")
+    monkeypatch.setattr(_compiled, "import_module", lambda name: stale)
+    monkeypatch.setattr(_compiled, "PURE_PYTHON", False)
+    with pytest.warns(RuntimeWarning, match="another version"):
+        assert _compiled.compiled("stale", 1) is None
+    stale.VERSION = 1  # type: ignore[attr-defined]
+    assert _compiled.compiled("stale", 1) is stale
+    monkeypatch.setattr(_compiled, "PURE_PYTHON", True)
+    assert _compiled.compiled("stale", 1) is None
