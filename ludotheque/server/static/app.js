@@ -61,6 +61,7 @@ const board = boardModule.createBoard($("board"), {
   say: (text, isError = false) => say(text, isError),
   ask,
   onTurn,
+  giveUp: () => send({ type: "resign" }), // a board that asks its own questions before resigning
 });
 
 // the analysis of a finished game, hints where they are fair, the analysis board (analysis-panel.js)
@@ -293,6 +294,15 @@ function renderStatus(live) {
     const strong = document.createElement("strong");
     strong.textContent = head;
     result.append(strong, ` — ${t(`reason.${o.reason}`)}`);
+    // a game played for points: what it was won for (backgammon's points, the match score)
+    const note = boardModule.resultNote ? boardModule.resultNote(snap, t) : "";
+    if (note) {
+      const line = document.createElement("span");
+      line.className = "result-note";
+      line.id = "result-note";
+      line.textContent = note;
+      result.append(document.createElement("br"), line);
+    }
     result.dataset.winner = o.winner || "";
     result.dataset.reason = o.reason;
     status.textContent = head;
@@ -331,6 +341,12 @@ function renderControls(live) {
   $("rematch").hidden = !(player && over) || offered;
   // a watcher is offered the players' rematch as soon as it exists
   $("watch-rematch").hidden = !(mode === "watch" && snap.rematch);
+  // a match goes on with its next game (same sides), or a new match: their own words
+  const labels = (boardModule.nextLabels && boardModule.nextLabels(snap, t)) || {};
+  $("rematch").textContent = labels.rematch || t("play.rematch");
+  $("rematch-offer").querySelector("span").textContent = labels.offer || t("play.rematch_offer");
+  $("accept-rematch").textContent = labels.accept || t("play.rematch_accept");
+  $("watch-rematch").textContent = labels.watch || t("play.watch_rematch");
   const request = snap.undo.request;
   const box = $("undo-request");
   if (player && request && !snap.undo.free) {
@@ -363,7 +379,8 @@ function turnsOf(history) {
   history.forEach((entry, index) => {
     if (!part) part = { side: null, plies: [] };
     part.plies.push({ entry, ply: index + 1 });
-    if (entry.kind === "chance") return;
+    // rolls, and what a board counts as leading to a move (backgammon's cube), join the move
+    if (entry.kind === "chance" || (boardModule.prefix && boardModule.prefix(entry))) return;
     part.side = entry.side;
     if (!turn || turn.parts.some((p) => p.side === part.side)) {
       turn = { parts: [] };
@@ -517,6 +534,7 @@ $("ask-undo").addEventListener("click", () => send({ type: "undo-request" }));
 $("accept-undo").addEventListener("click", () => send({ type: "undo-answer", accept: true }));
 $("refuse-undo").addEventListener("click", () => send({ type: "undo-answer", accept: false }));
 $("resign").addEventListener("click", () => {
+  if (board.resign && board.resign()) return; // the board offers its own choices
   if (window.confirm(t("play.resign_confirm"))) send({ type: "resign" });
 });
 $("rematch").addEventListener("click", () => send({ type: "rematch" }));
