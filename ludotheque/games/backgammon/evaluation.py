@@ -82,10 +82,9 @@ def stake_value(state: BackgammonState, p: Array, x: Array) -> tuple[Array, equi
     if stakes.pending == DOUBLED:
         _, take, drop = equity.decision(p, ctx, x)
         return np.minimum(take, drop), ctx
-    rolled = state.dice is not None
-    play_on = equity.on_roll(p, ctx, x, may_double=False if rolled else None)
-    if stakes.pending == ROLLING:
-        play_on = equity.on_roll(p, ctx, x, may_double=False)
+    # no double once the dice are rolled or the side has chosen to roll
+    settled = state.dice is not None or stakes.pending == ROLLING
+    play_on = equity.on_roll(p, ctx, x, may_double=False if settled else None)
     if stakes.pending == RESIGNING:
         accept = resignation_value(ctx, stakes.offer)
         return np.minimum(play_on, accept), ctx
