@@ -190,7 +190,7 @@ function renderMoves() {
   list.replaceChildren();
   line.forEach((entry, i) => {
     const item = document.createElement("li");
-    item.className = "turn board-move";
+    item.className = "board-move";
     const button = document.createElement("button");
     button.type = "button";
     const who = entry.side && entry.side !== "chance" ? `${sideName(entry.side)}: ` : "";

@@ -219,11 +219,19 @@ export function renderErrors(holder, analysis, { sideName, onJump }) {
   for (const d of errors) {
     const better = betterMove(d);
     const text = [
-      `${Math.floor(d.move_index / 2) + 1}. ${sideName(d.side)}: ${d.played.move} ${d.symbol}`,
       better ? w("analysis.better", { move: better.move }) : "",
       w("analysis.loss", { loss: lossText(d.loss, analysis.measure) }),
     ].filter(Boolean).join(" — ");
-    const button = el("button", { type: "button", className: `error-link mark-${d.label}`, "data-ply": d.ply + 1, text, onClick: () => onJump(d.ply + 1) });
+    // one span inside: a button laid out as a flex box (phones) would drop the spaces
+    const words = el(
+      "span",
+      {},
+      `${Math.floor(d.move_index / 2) + 1}. ${w("analysis.played", { side: sideName(d.side), move: d.played.move })} `,
+      el("span", { className: `mark mark-${d.label}`, title: labelName(d.label), text: d.symbol }),
+      el("span", { className: "visually-hidden", text: ` (${labelName(d.label)})` }),
+      ` — ${text}`,
+    );
+    const button = el("button", { type: "button", className: "error-link", "data-ply": d.ply + 1, onClick: () => onJump(d.ply + 1) }, words);
     holder.append(el("li", {}, button));
   }
 }
@@ -238,8 +246,10 @@ export function renderLines(holder, moves, measure, { onPick = null } = {}) {
     const label = `${m.move} ${value}${proof ? ` — ${proof}` : ""}`;
     const item = el("li", { "data-move": m.move });
     if (onPick) {
-      item.append(el("button", { type: "button", className: "line-move", "aria-label": `${w("hints.play", { move: m.move })} (${value})`, onClick: () => onPick(m.move) },
-        el("span", { className: "line-notation", text: m.move }), " ", el("span", { className: "line-value", text: value })));
+      // its name is the words seen ("a4-b4 57%"), after a word for screen readers ("play")
+      const [say] = w("hints.play", { move: "\u0000" }).split("\u0000");
+      item.append(el("button", { type: "button", className: "line-move", title: w("hints.play", { move: m.move }), onClick: () => onPick(m.move) },
+        el("span", { className: "visually-hidden", text: say }), el("span", { className: "line-notation", text: m.move }), " ", el("span", { className: "line-value", text: value })));
       if (proof) item.append(el("span", { className: "line-proof", text: ` ${proof}` }));
     } else {
       item.textContent = label;

@@ -1,0 +1,203 @@
+"""The analysis in a real browser: a finished game analysed (progress, the marks of the move
+list with the better moves, the chart and its jumps, the summary), the next visitor served at
+once; hints at one screen and none between friends; the analysis board (moves played on it,
+the engine's lines, the link, backgammon's dice); axe-core on each, in English and French, at
+desktop and phone sizes."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Server, shot
+from tests.browser.test_accessibility import axe
+
+# a short General game with errors at the quick strength (?, ??, ?! ...), then resigned
+MOVES = ["a3-b2", "c3-d2", "a2-a3", "d2-d3", "b2-b3", "d3-d2"]
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+LOCALES = {"en": "en-GB", "fr": "fr-FR"}
+THINK = 30_000  # ms for the engine's answers on a busy machine
+
+
+def api(server: Server, path: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(
+        server.url + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method="GET" if body is None else "POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def finished_game(server: Server) -> str:
+    created = api(server, "/api/games", {"game": "general"})
+    token = created["seats"]["both"].rsplit("/", 1)[1]
+    for ply, move in enumerate(MOVES):
+        api(server, f"/api/play/{token}/move", {"move": move, "ply": ply})
+    api(server, f"/api/play/{token}/resign", {})
+    return str(created["id"])
+
+
+def violations(page: Page, where: str) -> list[str]:
+    return [f"{where}|{v['id']}|{v['impact']}|{v['help']}|{' ; '.join(v['nodes'])}"
+            for v in axe(page)]  # fmt: skip
+
+
+def page_in(new_page: Callable[..., Page], server: Server, lang: str, size: str) -> Page:
+    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+    return page
+
+
+def test_a_finished_game_analysed_marked_charted_and_kept(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    game_id = finished_game(server)
+    page = page_in(new_page, server, "en", "desktop")
+    page.goto(f"{server.url}/archive/{game_id}")
+    expect(page.locator("#analysis")).to_be_visible()
+    expect(page.locator("#analysis-result")).to_be_hidden()
+    page.select_option("#analysis-strength", "quick")
+    page.click("#analyse")
+    # the progress is shown while it runs (or the result, if it was quicker than a look)
+    expect(page.locator("#analysis-status")).to_have_text(
+        re.compile(r"Waiting for the engine|Analysing: \d+ of 6 plies|Analysis \(quick\)")
+    )
+    expect(page.locator("#analysis")).to_have_attribute("data-status", "done", timeout=90_000)
+    data = api(server, f"/api/games/{game_id}/analysis?strength=quick")["analysis"]
+    errors = [d for d in data["decisions"] if d["label"]]
+    assert errors, "the game was chosen for its errors"
+    # the marks: one beside each error, its symbol, and the better move beside it
+    marks = page.locator("#move-list .ply .mark")
+    expect(marks).to_have_count(len(errors))
+    for d in errors:
+        cell = page.locator(f'#move-list .ply[data-ply="{d["ply"] + 1}"]')
+        expect(cell.locator(".mark")).to_contain_text(d["symbol"])
+        better = d["best"][0]["move"]
+        if better != d["played"]["move"]:
+            expect(cell.locator(".better")).to_have_text(f"better {better}")
+    # the chart: both sides, every error marked
+    chart = page.locator("svg.analysis-chart")
+    expect(chart).to_have_attribute("aria-label", re.compile("Winning chances across the game"))
+    expect(chart.locator("path.line")).to_have_count(2)
+    expect(chart.locator("circle.error")).to_have_count(len(errors))
+    expect(page.locator(".analysis-summary tbody tr")).to_have_count(2)
+    shot(page, "analysis-game-en-desktop")
+    # a click on an error's mark goes to that move
+    target = errors[-1]["ply"] + 1
+    chart.locator(f'circle.error[data-ply="{target}"]').click()
+    expect(page.locator("#step-info")).to_have_text(f"Move {target} of {len(MOVES)}")
+    expect(page.locator(f'#move-list .ply[data-ply="{target}"]')).to_have_class(
+        re.compile("current")
+    )
+    expect(page.locator("#analysis-comment")).to_contain_text(errors[-1]["played"]["move"])
+    # so does a click on the chart itself (the start, at its left edge), and an error's button
+    box = chart.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] * 0.07, box["y"] + box["height"] / 2)
+    expect(page.locator("#step-info")).to_have_text(f"Move 0 of {len(MOVES)}")
+    first = errors[0]["ply"] + 1
+    page.click(f'#analysis-errors button[data-ply="{first}"]')
+    expect(page.locator("#step-info")).to_have_text(f"Move {first} of {len(MOVES)}")
+    # the step view's link opens that position on the analysis board
+    link = page.locator("#analysis-board-link")
+    expect(link).to_have_attribute("href", re.compile(r"^/analysis\?game=general&"))
+    position = page.locator("svg.board").get_attribute("data-shown-position") or ""
+    assert urllib.parse.quote(position) in (link.get_attribute("href") or "")
+    assert not page.errors  # type: ignore[attr-defined]
+    # the next visitor gets the analysis at once, in any language and size, and axe is happy
+    found: list[str] = []
+    for lang in LOCALES:
+        for size in SIZES:
+            other = page_in(new_page, server, lang, size)
+            other.goto(f"{server.url}/archive/{game_id}")
+            expect(other.locator("#analysis")).to_have_attribute("data-status", "done")
+            expect(other.locator("#move-list .ply .mark")).to_have_count(len(errors))
+            other.locator(f'#move-list .ply[data-ply="{first}"] button').click()
+            shot(other, f"analysis-game-{lang}-{size}")
+            found += violations(other, f"analysed game {lang} {size}")
+            assert not other.errors  # type: ignore[attr-defined]
+            other.close()
+    assert not found, "axe violations (page|rule|impact|help|nodes):\n" + "\n".join(found)
+
+
+def test_hints_where_fair_and_the_analysis_board(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = page_in(new_page, server, "en", "desktop")
+    local = api(server, "/api/games", {"game": "general"})
+    page.goto(server.url + local["seats"]["both"])
+    page.wait_for_selector("svg.board[data-position]")
+    expect(page.locator("#hints")).to_be_visible()
+    page.click("#hints-toggle")
+    expect(page.locator("#hints-toggle")).to_have_attribute("aria-pressed", "true")
+    lines = page.locator("#hints-body .engine-lines li")
+    expect(lines).to_have_count(3, timeout=THINK)  # the first asks start the engine's process
+    expect(lines.first).to_contain_text("%")
+    shot(page, "analysis-hints-en-desktop")
+    found = violations(page, "hints")
+    chosen = lines.first.get_attribute("data-move")
+    lines.first.locator("button").click()  # a hint is a button that plays it
+    expect(page.locator("#move-list .ply")).to_have_count(1)
+    expect(page.locator('#move-list .ply[data-ply="1"] button')).to_contain_text(str(chosen)[:5])
+    expect(lines).to_have_count(3, timeout=THINK)  # the other side's hints, for the next move
+    # between friends, never
+    friend = api(server, "/api/games", {"game": "general", "mode": "friend"})
+    page.goto(server.url + next(iter(friend["seats"].values())))
+    page.wait_for_selector("svg.board[data-position]")
+    expect(page.locator("#hints")).to_be_hidden()
+    expect(page.locator("#hints-toggle")).to_have_count(1)
+    # the analysis board: lines, a move played from them, the link that opens it again
+    for lang in LOCALES:
+        for size in SIZES:
+            board = page_in(new_page, server, lang, size)
+            board.goto(f"{server.url}/analysis?game=general")
+            expect(board.locator("#board-root")).to_have_attribute(
+                "data-lines", "ready", timeout=THINK
+            )
+            expect(board.locator("#lines .engine-lines li")).to_have_count(3)
+            shot(board, f"analysis-board-{lang}-{size}")
+            found += violations(board, f"analysis board {lang} {size}")
+            board.close()
+    board = page_in(new_page, server, "en", "desktop")
+    board.goto(f"{server.url}/analysis?game=general")
+    expect(board.locator("#board-root")).to_have_attribute("data-lines", "ready", timeout=THINK)
+    start = board.locator("#board-root").get_attribute("data-position")
+    board.locator("#lines .engine-lines button").first.click()
+    expect(board.locator("#move-list li")).to_have_count(1)
+    expect(board.locator("#board-root")).not_to_have_attribute("data-position", str(start))
+    expect(board.locator("#board-root")).to_have_attribute("data-lines", "ready", timeout=THINK)
+    expect(board.locator("#status")).to_have_text("General to move")
+    # a move on the board itself: the general steps to an empty point next to him
+    board.fill("#move-input", "c3-c4")
+    board.click("#move-submit")
+    expect(board.locator("#move-list li")).to_have_count(2)
+    after = str(board.locator("#board-root").get_attribute("data-position"))
+    address = board.url
+    assert "position=" in address
+    reopened = page_in(new_page, server, "en", "desktop")
+    reopened.goto(address)
+    expect(reopened.locator("#board-root")).to_have_attribute("data-position", after)
+    expect(reopened.locator("svg.board")).to_have_attribute("data-position", after)
+    board.click("#back")
+    expect(board.locator("#status")).to_have_text("General to move")
+    # backgammon: the dice are entered, then the best plays come
+    board.goto(f"{server.url}/analysis?game=backgammon&ruleset=standard")
+    expect(board.locator("#rolls")).to_be_visible()
+    found += violations(board, "analysis board backgammon dice")
+    board.select_option("#roll", "w3b1")
+    board.click("#set-roll")
+    expect(board.locator("#board-root")).to_have_attribute("data-lines", "ready", timeout=THINK)
+    expect(board.locator("#lines .engine-lines li").first).to_contain_text("8/5 6/5")
+    shot(board, "analysis-board-backgammon-en-desktop")
+    found += violations(board, "analysis board backgammon")
+    for p in (page, board, reopened):
+        assert not p.errors  # type: ignore[attr-defined]
+    assert not found, "axe violations (page|rule|impact|help|nodes):\n" + "\n".join(found)
