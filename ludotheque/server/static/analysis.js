@@ -86,7 +86,13 @@ export function markMoves(list, analysis) {
 // What the engine says of the move that led to ``plies`` (the position shown).
 export function comment(analysis, plies, sideName) {
   const d = byPly(analysis).get(plies - 1);
-  if (!d) return "";
+  if (!d) {
+    // a roll of the dice: its luck for the side that plays it
+    const roll = (analysis.rolls || []).find((r) => r.ply === plies - 1);
+    if (!roll) return "";
+    const luck = roll.label ? `${w(`luck.${roll.label}`)}, ` : "";
+    return w("analysis.roll", { side: sideName(roll.side), roll: roll.roll, luck: `${luck}${signed(roll.luck)}` });
+  }
   const measure = analysis.measure;
   const parts = [`${w("analysis.played", { side: sideName(d.side), move: d.played.move })} (${valueText(d.played, measure)})`];
   if (d.forced) parts.push(w("analysis.forced"));
