@@ -229,3 +229,23 @@ def test_the_analysis_board_page(client: TestClient, lang: str) -> None:
     assert "Plateau d’analyse" in words.text and "export function w" in words.text
     archive = client.get("/archive")
     assert archive.status_code == 200
+
+
+def test_a_database_made_before_the_analysis_gains_its_table(db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    from ludotheque.server.db import MIGRATIONS, make_engine, migrate
+
+    engine = make_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")  # the schema before this feature
+    assert "analyses" not in inspect(engine).get_table_names()
+    migrate(engine)  # what a server does when it starts
+    assert "analyses" in inspect(engine).get_table_names()
+    migrate(engine)  # and again: nothing to do
+    engine.dispose()
