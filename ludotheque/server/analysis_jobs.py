@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -366,14 +367,14 @@ class HintPool(ComputerPool):
         """The ``n`` best moves of ``position``; a ``TimeoutError`` after the time limit
         (the processes are then started afresh)."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(
-            self.pool, best_in_process, game, ruleset, position, history, n
-        )
         try:
+            future = loop.run_in_executor(
+                self.pool, best_in_process, game, ruleset, position, history, n
+            )
             return await asyncio.wait_for(future, HINT_TIME_LIMIT)
-        except TimeoutError:
+        except (TimeoutError, BrokenProcessPool):  # too slow, or a process died: start afresh
             self.kill()
-            raise
+            raise TimeoutError("the engine did not answer") from None
 
 
 # -- the worker -----------------------------------------------------------------------------
@@ -476,6 +477,8 @@ class AnalysisWorker(Worker):
             await self.service.run_db(lambda: self._finish(job, strength, FAILED, error=message))
             return
         except Exception as exc:
+            if isinstance(exc, BrokenProcessPool):  # a process died: the next try starts afresh
+                pool.kill()
             error = f"{type(exc).__name__}: {exc}"
             if job.attempts >= self.settings.job_attempts:
                 await self.service.run_db(lambda: self._finish(job, strength, FAILED, error=error))

@@ -249,3 +249,14 @@ def test_a_database_made_before_the_analysis_gains_its_table(db_url: str) -> Non
     assert "analyses" in inspect(engine).get_table_names()
     migrate(engine)  # and again: nothing to do
     engine.dispose()
+
+
+def test_hints_come_back_after_the_engine_process_died(client: TestClient) -> None:
+    token = token_of(new_game(client, mode="local")["seats"]["both"])
+    assert hints(client, token).status_code == 200
+    pool = client.app.state.analysis_engines.pool  # type: ignore[attr-defined]
+    for process in list(pool.pool._processes.values()):
+        process.kill()
+        process.join(5)
+    answers = [hints(client, token).status_code for _ in range(2)]
+    assert answers[-1] == 200 and set(answers) <= {200, 503}
