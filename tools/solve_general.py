@@ -5,7 +5,7 @@
     python tools/solve_general.py check  --raw DIR [--samples N] # moves and values vs the engine
     python tools/solve_general.py answer --raw DIR              # the start and the 24 openings
     python tools/solve_general.py stats  --raw DIR              # per-layer counts, time, memory
-    python tools/solve_general.py pack   --raw DIR --out DIR [--top 8]   # tables for players
+    python tools/solve_general.py pack   --raw DIR --out DIR [--top 8]   # tables, summary.json
 
 ``solve`` needs numba (``pip install 'ludotheque[solve]'``); the raw folder holds one ``uint16``
 code per position (2.2 GB for the whole game) and the figures of each sub-layer.
@@ -21,7 +21,7 @@ from pathlib import Path
 from ludotheque.solve import check
 from ludotheque.solve.layout import LAYERS, WON, sublayers
 from ludotheque.solve.report import answer_lines, layer_table
-from ludotheque.solve.retrograde import Progress, RawStore, solve, verify_store
+from ludotheque.solve.retrograde import Progress, RawStore, name, solve, verify_store
 
 
 def _log(text: str) -> None:
@@ -74,14 +74,17 @@ def main() -> int:
         print(layer_table([store.stats(k, f) for k, f in done]))
         return 0
     if args.command == "pack":
-        from ludotheque.solve.tables import pack
+        from ludotheque.solve.tables import file_name, pack, write_summary
 
         if args.out is None:
             parser.error("pack needs --out")
         for k, f in done:
-            if k <= args.top and k in LAYERS:
+            if k <= args.top and k in LAYERS and not (args.out / file_name(k, f)).exists():
                 path = pack(store.load(k, f), k, f, args.out)
                 _log(f"packed {path} ({path.stat().st_size:,} bytes)")
+        every = [(k, f) for k, f in sublayers() if store.has(k, f)]
+        summary = {name(k, f): store.stats(k, f).counts for k, f in every}
+        _log(f"wrote {write_summary(summary, args.out)} ({len(summary)} sub-layers)")
         return 0
     return 2
 

@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     if not kernels.HAVE_NUMBA:
         print("ludotheque: solving needs numba: pip install 'ludotheque[solve]'", file=sys.stderr)
         return 2
-    from .retrograde import Progress, RawStore, solve
-    from .tables import Tables, file_name, side_codes, user_folder, write
+    from .retrograde import Progress, RawStore, name, solve
+    from .tables import Tables, file_name, side_codes, user_folder, write, write_summary
 
     folder: Path = args.dir or user_folder()
     raw = RawStore(folder / "raw")
@@ -66,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
         for k, f in missing:
             path = write(side_codes(raw.load(k, f), k), k, f, folder / file_name(k, f), False)
             log(f"wrote {path} ({path.stat().st_size / 2**20:,.0f} MB)")
+    if raw.folder.exists():
+        every = [(k, f) for k, f in wanted if raw.has(k, f)]
+        write_summary({name(k, f): raw.stats(k, f).counts for k, f in every}, folder)
     if not args.keep_raw and raw.folder.exists():
         shutil.rmtree(raw.folder)
     tables = Tables([folder, Path(__file__).resolve().parent / "data"])

@@ -24,7 +24,8 @@ def raw_verdict(store: RawStore, state_text: str) -> Verdict:
 def answer_lines(store: RawStore) -> list[str]:
     """The start and the position after each of the rebels' opening moves."""
     start = GAME.start()
-    lines = [f"start ({start.position()}): {raw_verdict(store, start.position()).describe()}"]
+    first = raw_verdict(store, start.position())
+    lines = [f"start ({start.position()}): {first.describe()} ({first.plies} plies)"]
     for move in start.legal_moves():
         after = start.play(move)
         verdict = raw_verdict(store, after.position())
@@ -47,20 +48,21 @@ def layer_table(stats: list[SublayerStats]) -> str:
     the longest distance, time and peak memory."""
     rows = [
         "| rebels | flight | positions | general wins | rebels win | draw | longest (plies) "
-        "| time (s) | peak memory (MB) |",
-        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| processor (s) | wall (s) | peak memory (MB) |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for s in sorted(stats, key=lambda s: (s.rebels, s.flight)):
         rows.append(
             f"| {s.rebels} | {'available' if s.flight else 'used'} | {s.positions:,} "
             f"| {_sum([s], 'general-wins'):,} | {_sum([s], 'rebels-win'):,} "
-            f"| {_sum([s], 'draw'):,} | {s.max_plies} | {s.seconds:,.0f} | {s.peak_rss_mb:,.0f} |"
+            f"| {_sum([s], 'draw'):,} | {s.max_plies} | {s.cpu_seconds:,.0f} | {s.seconds:,.0f} "
+            f"| {s.peak_rss_mb:,.0f} |"
         )
     total = sum(s.positions for s in stats)
     rows.append(
         f"| all | | {total:,} | {_sum(stats, 'general-wins'):,} | {_sum(stats, 'rebels-win'):,} "
         f"| {_sum(stats, 'draw'):,} | {max((s.max_plies for s in stats), default=0)} "
-        f"| {sum(s.seconds for s in stats):,.0f} "
+        f"| {sum(s.cpu_seconds for s in stats):,.0f} | {sum(s.seconds for s in stats):,.0f} "
         f"| {max((s.peak_rss_mb for s in stats), default=0):,.0f} |"
     )
     return "\n".join(rows)

@@ -41,6 +41,8 @@ FORMAT = "ludotheque-general-table"
 VERSION = 1
 HEADER = 4096
 OVER = 0xFFFF
+SUMMARY = "summary.json"
+"""Per folder: the counts of each value of every solved sub-layer."""
 PACKAGE_FOLDER = Path(__file__).resolve().parent / "data"
 """The tables shipped with the package."""
 APP_NAME = "ludotheque"
@@ -69,7 +71,9 @@ def file_name(k: int, flight: int) -> str:
 class Verdict:
     """What a table says of a position: the ``winner`` (``"general"``, ``"rebels"``, or
     ``None`` for a draw) and, for a decided position, the ``plies`` to the end with best play
-    (the winner hurrying, the loser holding out; 0 when the game is already over).
+    (the winner hurrying, the loser holding out; 0 when the game is already over). ``plies`` is
+    ``None`` for a draw, and for a win known only from its layer's summary (every position of
+    the layer has the same winner) when the layer's table is not installed.
 
     >>> Verdict("general", 45).moves
     23
@@ -84,7 +88,7 @@ class Verdict:
 
     @property
     def moves(self) -> int | None:
-        """The winner's moves to the end (``ceil(plies / 2)``), ``None`` for a draw."""
+        """The winner's moves to the end (``ceil(plies / 2)``), ``None`` when not known."""
         return None if self.plies is None else (self.plies + 1) // 2
 
     def describe(self, lang: str = "en") -> str:
@@ -97,11 +101,16 @@ class Verdict:
         moves = self.moves or 0
         if fr:
             who = "le général" if self.winner == GENERAL else "les rebelles"
+            if self.plies is None:
+                verb = "gagne" if self.winner == GENERAL else "gagnent"
+                return f"{who} {verb} avec le meilleur jeu"
             if moves == 0:
                 return f"{who} {'a' if self.winner == GENERAL else 'ont'} gagné"
             verb = "gagne" if self.winner == GENERAL else "gagnent"
             return f"{who} {verb} en {moves} coup{'s' if moves > 1 else ''}"
         who = "the general" if self.winner == GENERAL else "the rebels"
+        if self.plies is None:
+            return f"{who} {'wins' if self.winner == GENERAL else 'win'} with best play"
         if moves == 0:
             return f"{who} {'has' if self.winner == GENERAL else 'have'} won"
         verb = "wins" if self.winner == GENERAL else "win"
@@ -193,6 +202,15 @@ def pack(table: npt.NDArray[np.uint16], k: int, flight: int, folder: Path) -> Pa
     return write(side_codes(table, k), k, flight, Path(folder) / file_name(k, flight), True)
 
 
+def write_summary(counts: dict[str, dict[str, int]], folder: Path) -> Path:
+    """Write ``summary.json``: ``counts[stem][side:value]`` for the solved sub-layers."""
+    path = Path(folder) / SUMMARY
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document = {"format": FORMAT, "version": VERSION, "counts": counts}
+    path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
+    return path
+
+
 def read(path: Path) -> SubTable:
     """Open a table file: decompressed into memory, or memory-mapped when raw."""
     with path.open("rb") as handle:
@@ -230,6 +248,35 @@ class Tables:
         self.folders = [Path(f) for f in folders]
         self._open: dict[tuple[int, int], SubTable | None] = {}
         self._lock = threading.Lock()
+        self._summary: dict[str, dict[str, int]] | None = None
+
+    def summary(self) -> dict[str, dict[str, int]]:
+        """The counts of each value per sub-layer and side to move, from the folders'
+        ``summary.json`` (the first folder that has a sub-layer wins):
+        ``{"L10F1": {"r:rebels-win": …, …}, …}``."""
+        if self._summary is None:
+            found: dict[str, dict[str, int]] = {}
+            for folder in reversed(self.folders):
+                path = folder / SUMMARY
+                if path.exists():
+                    found.update(json.loads(path.read_text())["counts"])
+            self._summary = found
+        return self._summary
+
+    def layer_winner(self, k: int, flight: int, side: int) -> tuple[bool, str | None]:
+        """``(True, winner)`` when every position of the sub-layer with ``side`` to move has
+        the same value (``winner`` ``None``: all drawn), else ``(False, None)``."""
+        counts = self.summary().get(f"L{k:02d}F{flight}")
+        if not counts:
+            return False, None
+        letter = "rg"[side]
+        values = {
+            GENERAL: counts.get(f"{letter}:general-wins", 0),
+            REBELS: counts.get(f"{letter}:rebels-win", 0),
+            None: counts.get(f"{letter}:draw", 0),
+        }
+        present = [winner for winner, n in values.items() if n]
+        return (True, present[0]) if len(present) == 1 else (False, None)
 
     def path(self, k: int, flight: int) -> Path | None:
         """The file that holds sub-layer ``(k, flight)``, if any."""
@@ -300,11 +347,21 @@ class Tables:
         return combine(codes)
 
     def verdict(self, state: GeneralState) -> Verdict | None:
-        """The verdict on ``state``, ``None`` if the tables do not cover it."""
+        """The verdict on ``state`` with its distance, ``None`` if the tables do not cover it."""
         code = self.state_code(state)
         if code is None:
             return None
         return decode(code, 0 if state.side == REBELS else 1)
+
+    def probe(self, state: GeneralState) -> Verdict | None:
+        """``verdict``, or else what the layer's summary says when all its positions agree
+        (the winner without the distance), else ``None``."""
+        verdict = self.verdict(state)
+        if verdict is not None:
+            return verdict
+        position = from_state(state)
+        known, winner = self.layer_winner(position.layer, position.flight, position.side)
+        return Verdict(winner, None) if known else None
 
 
 @cache
@@ -314,23 +371,28 @@ def default_tables() -> Tables:
 
 
 def probe(state: GeneralState) -> Verdict | None:
-    """The tables' verdict on a General position, or ``None`` where they do not reach.
+    """The tables' verdict on a General position, or ``None`` where they do not reach. Beyond
+    the installed tables, a layer whose positions all have the same winner (10 to 16 rebels: the
+    rebels) gives that winner without the distance.
 
     >>> import ludotheque
-    >>> state = ludotheque.load("general").parse_position("c2 a1,c3,e1,e2,a4,a5 g 1")
-    >>> probe(state)
+    >>> game = ludotheque.load("general")
+    >>> probe(game.parse_position("c2 a1,c3,e1,e2,a4,a5 g 1"))
     Verdict(winner='general', plies=1)
+    >>> probe(game.start()).winner
+    'rebels'
     """
-    return default_tables().verdict(state)
+    return default_tables().probe(state)
 
 
 def oracle(state: GeneralState) -> tuple[str | None, int | None] | None:
-    """``probe`` in the shape of the analysis's oracles (``analysis.register_oracle``):
-    ``(winner or None, plies or None)``, or ``None`` where the tables do not reach.
+    """The tables' verdict in the shape of the analysis's oracles (``analysis.register_oracle``):
+    ``(winner or None, plies or None)``, or ``None`` where the installed tables do not reach
+    (a win without its distance is not given).
 
     >>> import ludotheque
     >>> oracle(ludotheque.load("general").parse_position("s3 b5,c5,d4,e4,a1,a2 r 1"))
     ('rebels', 1)
     """
-    verdict = probe(state)
+    verdict = default_tables().verdict(state)
     return None if verdict is None else (verdict.winner, verdict.plies)
