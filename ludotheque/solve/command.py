@@ -3,7 +3,9 @@ package (10 to 16 rebels) into the user's data directory, and print what they sa
 
 The work is resumable: each finished sub-layer is kept (``raw/`` beside the tables) until the
 whole build is done, so a stopped run starts again where it stopped. It needs numba
-(``pip install 'ludotheque[solve]'``), about 3 GB of memory and a few hours of one core.
+(``pip install 'ludotheque[solve]'``). Measured: 20 minutes of one core for the whole game
+(84 minutes of wall-clock time on a busy shared machine), 2.3 GB of memory at most, 2.2 GB of
+disk while it runs and 0.5 GB for the finished tables.
 """
 
 from __future__ import annotations
