@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,11 +15,22 @@ from sqlalchemy import func, select
 
 from ludotheque.analysis import Analysis
 from ludotheque.server.analysis_jobs import AnalysisRow
+from ludotheque.server.app import create_app
 from ludotheque.server.db import JobRow
+from ludotheque.server.settings import Settings
 from tests.server.conftest import new_game, token_of
 from tests.server.people import place_client, sign_up
 
 MOVES = ["a2-b2", "c3-c2", "a3-a2", "c2-d2"]
+
+
+@pytest.fixture
+def lite(tmp_path: Path) -> Iterator[TestClient]:
+    """An app on SQLite only, for what does not depend on the database (hints, the board)."""
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'lite.sqlite3'}",
+                              computer_delay=0.0))  # fmt: skip
+    with TestClient(app) as client:
+        yield client
 
 
 def finished_game(client: TestClient, moves: list[str] = MOVES, **spec: Any) -> str:
@@ -122,38 +134,38 @@ def hints(client: TestClient, token: str) -> Any:
     return client.post(f"/api/play/{token}/hints", json={})
 
 
-def test_hints_at_one_screen_and_against_the_computer(client: TestClient) -> None:
-    local = token_of(new_game(client, mode="local")["seats"]["both"])
-    answer = hints(client, local)
+def test_hints_at_one_screen_and_against_the_computer(lite: TestClient) -> None:
+    local = token_of(new_game(lite, mode="local")["seats"]["both"])
+    answer = hints(lite, local)
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert data["side"] == "rebels" and len(data["moves"]) == 3
     values = [m["win"] for m in data["moves"]]
     assert values == sorted(values, reverse=True)
-    state = client.get(f"/api/play/{local}").json()
+    state = lite.get(f"/api/play/{local}").json()
     assert {m["move"] for m in data["moves"]} <= set(state["legal"])
-    created = new_game(client, mode="computer", side="general", level="easy")
+    created = new_game(lite, mode="computer", side="general", level="easy")
     token = token_of(created["seats"]["both"])
     # the computer (rebels) moves first: no hint until it is the player's turn
     deadline = time.monotonic() + 30
-    while client.get(f"/api/play/{token}").json()["to_move"] != "general":
+    while lite.get(f"/api/play/{token}").json()["to_move"] != "general":
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    answer = hints(client, token)
+    answer = hints(lite, token)
     assert answer.status_code == 200 and answer.json()["side"] == "general"
 
 
-def test_no_hints_between_players_nor_for_watchers(client: TestClient) -> None:
-    created = new_game(client, mode="friend")
+def test_no_hints_between_players_nor_for_watchers(lite: TestClient) -> None:
+    created = new_game(lite, mode="friend")
     for side in ("rebels", "general"):
-        refused = hints(client, token_of(created["seats"][side]))
+        refused = hints(lite, token_of(created["seats"][side]))
         assert refused.status_code == 403 and refused.json()["code"] == "no-hints"
-    assert hints(client, token_of(created["watch"])).status_code == 403
-    local = new_game(client, mode="local")
-    assert hints(client, token_of(local["watch"])).status_code == 403
+    assert hints(lite, token_of(created["watch"])).status_code == 403
+    local = new_game(lite, mode="local")
+    assert hints(lite, token_of(local["watch"])).status_code == 403
     token = token_of(local["seats"]["both"])
-    client.post(f"/api/play/{token}/resign", json={})
-    assert hints(client, token).status_code == 409  # the game is over
+    lite.post(f"/api/play/{token}/resign", json={})
+    assert hints(lite, token).status_code == 409  # the game is over
 
 
 def test_no_hints_in_rated_games(make_client: Callable[..., TestClient]) -> None:
@@ -180,54 +192,54 @@ def board(client: TestClient, path: str, **body: Any) -> Any:
     return client.post(f"/api/analysis/{path}", json=body)
 
 
-def test_the_analysis_board_api(client: TestClient) -> None:
-    start = board(client, "position", game="general").json()
+def test_the_analysis_board_api(lite: TestClient) -> None:
+    start = board(lite, "position", game="general").json()
     assert start["to_move"] == "rebels" and "a2-b2" in start["legal"]
-    after = board(client, "position", game="general", position=start["position"], move="a2-b2")
+    after = board(lite, "position", game="general", position=start["position"], move="a2-b2")
     assert after.status_code == 200
     assert after.json()["played"] == {"kind": "move", "text": "a2-b2", "side": "rebels"}
     assert after.json()["to_move"] == "general"
-    illegal = board(client, "position", game="general", position=start["position"], move="a1-a5")
+    illegal = board(lite, "position", game="general", position=start["position"], move="a1-a5")
     assert illegal.status_code == 422 and illegal.json()["code"] == "illegal"
-    broken = board(client, "position", game="general", position="c3 zz r 1")
+    broken = board(lite, "position", game="general", position="c3 zz r 1")
     assert broken.status_code == 422 and broken.json()["code"] == "bad-position"
-    assert board(client, "position", game="chess").status_code == 400
-    assert board(client, "position", game="backgammon", ruleset="nope").status_code == 400
-    best = board(client, "best", game="general", position=after.json()["position"]).json()
+    assert board(lite, "position", game="chess").status_code == 400
+    assert board(lite, "position", game="backgammon", ruleset="nope").status_code == 400
+    best = board(lite, "best", game="general", position=after.json()["position"]).json()
     assert best["side"] == "general" and len(best["moves"]) == 3
     # backgammon: the dice are entered, then single checkers are asked for
-    bg = board(client, "position", game="backgammon", ruleset="standard").json()
+    bg = board(lite, "position", game="backgammon", ruleset="standard").json()
     assert bg["to_move"] == "chance" and "w3b1" in bg["rolls"] and bg["legal"] == []
-    refused = board(client, "best", game="backgammon", ruleset="standard",
+    refused = board(lite, "best", game="backgammon", ruleset="standard",
                     position=bg["position"])  # fmt: skip
     assert refused.status_code == 409
-    rolled = board(client, "position", game="backgammon", ruleset="standard",
+    rolled = board(lite, "position", game="backgammon", ruleset="standard",
                    position=bg["position"], move="w3b1").json()  # fmt: skip
     assert rolled["to_move"] == "white" and rolled["extra"]["dice"] == [3, 1]
     assert rolled["played"]["kind"] == "chance"
-    part = board(client, "partial", game="backgammon", ruleset="standard",
+    part = board(lite, "partial", game="backgammon", ruleset="standard",
                  position=rolled["position"], steps=[[8, 5, 3]]).json()  # fmt: skip
     assert {s["text"] for s in part["next"]} >= {"6/5"}
-    lines = board(client, "best", game="backgammon", ruleset="standard",
+    lines = board(lite, "best", game="backgammon", ruleset="standard",
                   position=rolled["position"]).json()  # fmt: skip
     assert lines["moves"][0]["move"] == "8/5 6/5" and lines["moves"][0]["equity"] is not None
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_the_analysis_board_page(client: TestClient, lang: str) -> None:
-    client.cookies.set("lang", lang)
-    page = client.get("/analysis", params={"game": "backgammon", "ruleset": "standard"})
+def test_the_analysis_board_page(lite: TestClient, lang: str) -> None:
+    lite.cookies.set("lang", lang)
+    page = lite.get("/analysis", params={"game": "backgammon", "ruleset": "standard"})
     assert page.status_code == 200
     assert ("Analysis board" if lang == "en" else "Plateau d’analyse") in page.text
     assert 'data-game="backgammon"' in page.text and 'data-ruleset="standard"' in page.text
-    wrong = client.get("/analysis", params={"game": "general", "position": "not a position"})
+    wrong = lite.get("/analysis", params={"game": "general", "position": "not a position"})
     assert wrong.status_code == 200 and 'id="board-error"' in wrong.text
-    chosen = client.get("/analysis", params={"game": "defiance:8x8"})
+    chosen = lite.get("/analysis", params={"game": "defiance:8x8"})
     assert 'data-ruleset="8x8"' in chosen.text
-    words = client.get("/analysis/words.js")
+    words = lite.get("/analysis/words.js")
     assert words.status_code == 200 and "javascript" in words.headers["content-type"]
     assert "Plateau d’analyse" in words.text and "export function w" in words.text
-    archive = client.get("/archive")
+    archive = lite.get("/archive")
     assert archive.status_code == 200
 
 
@@ -251,12 +263,12 @@ def test_a_database_made_before_the_analysis_gains_its_table(db_url: str) -> Non
     engine.dispose()
 
 
-def test_hints_come_back_after_the_engine_process_died(client: TestClient) -> None:
-    token = token_of(new_game(client, mode="local")["seats"]["both"])
-    assert hints(client, token).status_code == 200
-    pool = client.app.state.analysis_engines.pool  # type: ignore[attr-defined]
+def test_hints_come_back_after_the_engine_process_died(lite: TestClient) -> None:
+    token = token_of(new_game(lite, mode="local")["seats"]["both"])
+    assert hints(lite, token).status_code == 200
+    pool = lite.app.state.analysis_engines.pool  # type: ignore[attr-defined]
     for process in list(pool.pool._processes.values()):
         process.kill()
         process.join(5)
-    answers = [hints(client, token).status_code for _ in range(2)]
+    answers = [hints(lite, token).status_code for _ in range(2)]
     assert answers[-1] == 200 and set(answers) <= {200, 503}
