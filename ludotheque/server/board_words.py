@@ -28,7 +28,7 @@ BOARD: dict[str, dict[str, str]] = {
         "bg.take_back": "take this checker back here",
         "bg.take_back_hint": "To take this checker back, choose {place} (where it came from).",
         "bg.zoom_out": "Whole board",
-        "bg.other_half": "Other half",
+        "bg.dice_left": "Dice to play: {dice}",
         "bg.zoom_hint": "Tap the half of the board where you want to play.",
         # backgammon for points: the rules offered on the home page and in the lobby
         "ruleset.backgammon.money": "Money game (doubling cube)",
@@ -49,6 +49,7 @@ BOARD: dict[str, dict[str, str]] = {
         "cube.doubled_wait": "{side} doubles to {value}: waiting for the answer.",
         "cube.dead": "The cube is dead for {side}: it cannot double.",
         "cube.jacoby": "Jacoby rule: gammons count only once the cube is turned.",
+        "cube.jacoby_short": "Jacoby rule",
         # resigning
         "resign.single": "a single game",
         "resign.gammon": "a gammon",
@@ -111,7 +112,7 @@ BOARD: dict[str, dict[str, str]] = {
         "bg.take_back": "reprendre ce pion ici",
         "bg.take_back_hint": "Pour reprendre ce pion, choisissez {place} (d’où il vient).",
         "bg.zoom_out": "Tout le plateau",
-        "bg.other_half": "Autre moitié",
+        "bg.dice_left": "Dés à jouer : {dice}",
         "bg.zoom_hint": "Touchez la moitié du plateau où vous voulez jouer.",
         "ruleset.backgammon.money": "Partie d’argent (avec le videau)",
         "ruleset.backgammon.match": "Match (avec le videau)",
@@ -130,6 +131,7 @@ BOARD: dict[str, dict[str, str]] = {
         "cube.doubled_wait": "Les {side} doublent à {value} : en attente de la réponse.",
         "cube.dead": "Le videau est mort pour les {side} : ils ne peuvent pas doubler.",
         "cube.jacoby": "Règle Jacoby : les gammons ne comptent qu’une fois le videau tourné.",
+        "cube.jacoby_short": "règle Jacoby",
         "resign.single": "une partie simple",
         "resign.gammon": "un gammon",
         "resign.backgammon": "un backgammon",

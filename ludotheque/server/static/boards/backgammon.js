@@ -2,12 +2,36 @@
 // and at one screen). Checkers move one at a time: after each single move the server says which
 // single moves may come next and whether the turn can end (the browser never decides).
 //
+// Games played for points (rulesets ``money`` and ``match``) add the doubling cube on the bar
+// (in the middle, or at its owner's end), the decisions that are not checker plays (roll or
+// double, take or drop, accept or decline an offer to resign) as buttons under the board, the
+// match score above it, and offers to resign a single game, a gammon or a backgammon.
+//
+// On a phone the points of the whole board are under 44 px: a tap there zooms into the part
+// of the board it touched (and chooses the checker it touched, which the large view confirms:
+// moves are made only there, where every point and the tray are 44 px or more).
+//
 // Test hooks: the board <svg> has data-position; each point is <g data-point="N"> with N in the
 // bottom player's numbering, the bar is data-point="bar" and the bottom player's tray
-// data-point="off"; checkers are <circle class="checker" data-point data-side>.
+// data-point="off"; checkers are <circle class="checker" data-point data-side>; the cube is
+// <g class="cube" data-value data-owner>; the decisions are buttons #cube-roll, #cube-double,
+// #cube-take, #cube-drop, #resign-accept and #resign-decline.
 import {
-  arrowMarker, boardTools, el, h, keyboardHelp, lastMoveOf, newMove, roving, showChoices, slide, toLocal,
+  arrowMarker, boardTools, coarse, el, h, keyboardHelp, newMove, roving, showChoices, slide, toLocal,
 } from "./svg.js";
+
+// the decisions that are moves but not checker plays (see games/backgammon/cube.py)
+const CUBE_WORDS = new Set(["roll", "double", "take", "drop", "accept", "decline"]);
+export const isCubeWord = (text) => CUBE_WORDS.has(text) || /^resign (single|gammon|backgammon)$/.test(text);
+const RESIGNS = ["single", "gammon", "backgammon"];
+
+// the style sheet of this board's own parts (the cube, its buttons), once per page
+if (!document.querySelector('link[data-board="backgammon"]')) {
+  const link = document.createElement("link");
+  Object.assign(link, { rel: "stylesheet", href: "/static/boards/backgammon.css" });
+  link.dataset.board = "backgammon";
+  document.head.append(link);
+}
 
 const W = 800;
 const H = 600;
@@ -21,7 +45,7 @@ const TOP_Y = -40; // the band of point numbers above the frame starts here
 const BAND = 40; // and the one below the frame is this tall
 
 export function parsePosition(position) {
-  const m = /^W\[([^\]]*)\] B\[([^\]]*)\] (\S) (\S+)$/.exec(position.trim());
+  const m = /^W\[([^\]]*)\] B\[([^\]]*)\] (\S) (\S+)(?: (.*))?$/.exec(position.trim());
   const sides = {};
   for (const [name, listing] of [["white", m[1]], ["black", m[2]]]) {
     const counts = new Array(26).fill(0);
@@ -32,8 +56,45 @@ export function parsePosition(position) {
     counts[0] = 15 - counts.slice(1).reduce((a, b) => a + b, 0);
     sides[name] = counts;
   }
-  return { white: sides.white, black: sides.black, side: m[3], dice: m[4] };
+  return { white: sides.white, black: sides.black, side: m[3], dice: m[4], stakes: m[5] ? parseStakes(m[5]) : null };
 }
+
+// The fields after the dice in ``money`` and ``match`` (``cube 2w doubled match 7 2-3``…):
+// { value, owner, pending: "rolling" | "doubled" | "resign" | null, offer, jacoby, length,
+// score: { white, black }, crawford }.
+export function parseStakes(text) {
+  const words = text.trim().split(/\s+/);
+  const side = { w: "white", b: "black" };
+  const out = { value: 1, owner: null, pending: null, offer: null, jacoby: false, length: 0, score: null, crawford: false };
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (word === "cube") {
+      const c = /^(\d+)([wb]?)$/.exec(words[++i] || "");
+      if (c) [out.value, out.owner] = [Number(c[1]), side[c[2]] || null];
+    } else if (word === "rolling" || word === "doubled") out.pending = word;
+    else if (word === "resign") [out.pending, out.offer] = ["resign", words[++i]];
+    else if (word === "jacoby") out.jacoby = true;
+    else if (word === "crawford") out.crawford = true;
+    else if (word === "match") {
+      out.length = Number(words[++i]);
+      const [w, b] = (words[++i] || "0-0").split("-").map(Number);
+      out.score = { white: w, black: b };
+    }
+  }
+  return out;
+}
+
+// "1 point", "3 points"
+export const pointsText = (t, n) => (n === 1 ? t("points.one") : t("points.many", { n }));
+
+// The points a side scores when the other gives up ``times`` (1, 2, 3) the cube: gammons count
+// single with the Jacoby rule while the cube is in the middle.
+export function stakeOf(stakes, times) {
+  const gammons = !(stakes.jacoby && !stakes.length && !stakes.owner);
+  return stakes.value * (gammons ? times : 1);
+}
+
+const upper = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // x of the centre of a point in the bottom player's numbering; top row or not
 function pointXY(p) {
@@ -55,10 +116,19 @@ function triangle(p, inset = 2) {
   return `${x - PW / 2 + inset},${baseY} ${x + PW / 2 - inset},${baseY} ${x},${tipY}`;
 }
 
-export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
-  const { flipped } = boardTools(holder, t, () => {
+export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, giveUp }) {
+  const { tools, flipped } = boardTools(holder, t, () => {
     orient();
     markLast(lastFound);
+    draw();
+  });
+  // above the board: the match (or money game) and, on a phone, the way back to the whole board
+  const matchLine = h("p", { className: "match-line", id: "match-line", hidden: true });
+  const zoomOut = h("button", { type: "button", id: "bg-zoom-out", hidden: true }, t("bg.zoom_out"));
+  const diceLine = h("span", { className: "dice-line", id: "dice-line", hidden: true });
+  tools.prepend(matchLine, diceLine, zoomOut);
+  zoomOut.addEventListener("click", () => {
+    zoom = null;
     draw();
   });
   // the numbers of the points sit in bands above and below the frame, large enough to read
@@ -90,6 +160,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   el("rect", { x: TRAY_X, y: 15, width: 68, height: 280, rx: 8, class: "tray-slot top" }, svg);
   const marks = el("g", { class: "marks" }, svg); // the top tray's mark (nothing is clicked there)
   const diceLayer = el("g", { class: "dice" }, svg);
+  const cubeLayer = el("g", { class: "cube-layer" }, svg);
   const labels = el("g", { class: "pips" }, svg);
   const arrows = el("g", { class: "marks last-arrows" }, svg); // above the checkers
   const nav = roving(svg, {
@@ -123,6 +194,17 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   let lastTo = new Set();
   const seen = { id: null, length: 0 };
   let played = null; // the play this board just sent: it is drawn already, no need to animate
+  let offers = []; // the decisions offered now (roll, double, take, …), as the server lists them
+  let zoom = null; // on a phone: { x } the middle of the part of the board shown large, or null
+  let zoomPly = -1; // the ply the zoom was made for (a new turn starts with the whole board)
+
+  // under the board: the cube's decisions, an offer to resign and its answer
+  const cubeText = h("p", { id: "cube-text", className: "cube-text" });
+  const cubeButtons = h("div", { className: "cube-buttons" });
+  const cubeBar = h("div", { className: "cube-bar", id: "cube-bar", hidden: true }, cubeText, cubeButtons);
+  cubeBar.setAttribute("role", "group");
+  cubeBar.setAttribute("aria-label", t("cube.name"));
+  svg.after(cubeBar);
 
   const toBottom = (side, p) => (side === bottom ? p : 25 - p); // a side's point, on screen
   const toSide = (side, pb) => (side === bottom ? pb : 25 - pb);
@@ -282,7 +364,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   let drag = null;
   svg.addEventListener("pointerdown", (event) => {
     const checker = event.target.closest && event.target.closest("circle.checker.movable");
-    if (!checker || !interactive) return;
+    if (!checker || !interactive || (zoomable() && !zoom)) return;
     drag = { place: checker.dataset.place, x: event.clientX, y: event.clientY, node: checker, moved: false, id: event.pointerId };
   });
   svg.addEventListener("pointermove", (event) => {
@@ -404,7 +486,158 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
     for (const g of [barGroup, trayGroup]) g.setAttribute("aria-pressed", g.classList.contains("selected") ? "true" : "false");
     drawDice();
     drawPips(b);
+    drawCube();
+    follow();
+    layout();
     nav.sync();
+  }
+
+  // -- the doubling cube ----------------------------------------------------------------------
+
+  // The cube of the shown position: on the bar, in the middle at 64 (that is, 1) or at its
+  // owner's end; a double waiting for its answer shows the cube offered, at twice the value, in
+  // the doubler's half; an offer to resign, a white flag with what it gives (1, 2 or 3).
+  function drawCube() {
+    cubeLayer.innerHTML = "";
+    const pos = shownPosition ? parsePosition(shownPosition) : null;
+    const stakes = pos && pos.stakes;
+    matchLine.hidden = !stakes;
+    if (!stakes) return;
+    matchLine.textContent = matchText(stakes, t);
+    const onTurn = { w: "white", b: "black" }[pos.side] || null;
+    const half = (side) => (side === bottom ? BAR_X + BAR_W + 150 : LEFT + 150); // where its dice go
+    let [cx, cy, value, offered] = [BAR_X + BAR_W / 2, 300, stakes.value, false];
+    if (stakes.owner) cy = stakes.owner === bottom ? 555 : 45;
+    if (stakes.pending === "doubled" && onTurn) [cx, cy, value, offered] = [half(onTurn), 300, stakes.value * 2, true];
+    const label = stakes.owner
+      ? t("cube.owned", { value: stakes.value, side: t(`side.${stakes.owner}`) })
+      : t("cube.middle", { value: stakes.value });
+    const g = el("g", { class: `cube${offered ? " offered" : ""}`, "data-value": String(value), "data-owner": stakes.owner || "",
+                        role: "img", "aria-label": label }, cubeLayer);  // prettier-ignore
+    el("rect", { x: cx - 21, y: cy - 21, width: 42, height: 42, rx: 7 }, g);
+    el("text", { x: cx, y: cy + 8 }, g, value === 1 ? "64" : String(value));
+    if (stakes.pending === "resign" && onTurn) {
+      const times = RESIGNS.indexOf(stakes.offer) + 1;
+      const x = half(onTurn);
+      const flag = el("g", { class: "resign-flag", "data-offer": stakes.offer || "", role: "img",
+                             "aria-label": t(`resign.${stakes.offer}`) }, cubeLayer);  // prettier-ignore
+      el("line", { x1: x - 24, y1: 330, x2: x - 24, y2: 262 }, flag);
+      el("path", { d: `M${x - 24},262 h50 l-10,16 l10,16 h-50 z` }, flag);
+      el("text", { x: x + 2, y: 285 }, flag, `×${times}`);
+    }
+  }
+
+  // -- the phone's zoom -----------------------------------------------------------------------
+
+  const svgWidth = () => svg.getBoundingClientRect().width;
+  // whether the whole board's points are under 44 px here (a phone's, or a small touch screen's)
+  const zoomable = () => interactive && coarse() && svgWidth() > 0 && (svgWidth() * PW) / W < 44;
+  // the width shown when zoomed: points of 45.5 px
+  const zoomWidth = () => Math.min(W, (svgWidth() * PW) / 45.5);
+
+  // where a place (the mover's numbering) lies across the board: [left, right]
+  function span(mine) {
+    if (mine === 25) return [BAR_X, BAR_X + BAR_W];
+    if (mine === 0) return [TRAY_X, TRAY_X + 68];
+    const { x } = pointXY(toBottom(mover, mine));
+    return [x - PW / 2, x + PW / 2];
+  }
+
+  // zoomed, the view follows the chosen checker: it and every place it can go, when they fit
+  function follow() {
+    if (!zoom || selected === null || !turn || !mover) return;
+    const spans = [selected, ...turn.next.filter((s) => s.src === selected).map((s) => s.dst)].map(span);
+    const lo = Math.min(...spans.map((r) => r[0]));
+    const hi = Math.max(...spans.map((r) => r[1]));
+    if (hi - lo <= zoomWidth()) zoom.x = (lo + hi) / 2;
+  }
+
+  function layout() {
+    if (zoom && !zoomable()) zoom = null;
+    const width = zoom ? zoomWidth() : W;
+    const x0 = zoom ? Math.max(0, Math.min(W - width, zoom.x - width / 2)) : 0;
+    svg.setAttribute("viewBox", `${x0} ${TOP_Y} ${width} ${H - TOP_Y + BAND}`);
+    svg.dataset.zoom = zoom ? "in" : "out";
+    zoomOut.hidden = !zoom;
+    // zoomed, a place cut by the edge of the view to under 44 px is no target (the view
+    // follows the chosen checker to where it can go), nor is the bar, narrower than a finger:
+    // a checker there is chosen by itself (it must come in first), and one that came in is
+    // taken back with its button
+    const scale = svgWidth() / width;
+    const cut = (lo, hi) => Boolean(zoom) && (Math.min(hi, x0 + width) - Math.max(lo, x0)) * scale < 44;
+    for (const [p, g] of Object.entries(pointGroups)) {
+      const { x } = pointXY(Number(p));
+      g.classList.toggle("untouched", cut(x - PW / 2, x + PW / 2));
+    }
+    trayGroup.classList.toggle("untouched", cut(TRAY_X, TRAY_X + 68));
+    barGroup.classList.toggle("untouched", Boolean(zoom));
+    // zoomed, the dice may be out of sight: they are said above the board
+    const dice = snap && snap.extra.dice;
+    diceLine.hidden = !(zoom && dice);
+    if (zoom && dice) {
+      const left = turn ? turn.dice_left : dice;
+      diceLine.textContent = t("bg.dice_left", { dice: left.join(" ") || "—" });
+    }
+  }
+
+  // A tap on the whole board of a phone zooms into the part it touched, and chooses the checker
+  // there (or the bar's, which must come in first); nothing moves until the large view.
+  svg.addEventListener(
+    "click",
+    (event) => {
+      if (zoom || !zoomable()) return;
+      event.stopPropagation();
+      const { x } = toLocal(svg, event.clientX, event.clientY);
+      zoom = { x };
+      zoomPly = snap ? snap.ply : -1;
+      const src = sources();
+      const group = event.target.closest && event.target.closest("g.pt");
+      const place = group ? group.dataset.point : null;
+      if (src.has(25)) selected = 25;
+      else if (place && place !== "off" && place !== "bar" && !busy && src.has(toSide(mover, Number(place)))) {
+        selected = toSide(mover, Number(place));
+      }
+      clearChooser();
+      draw();
+    },
+    true,
+  );
+
+  // -- decisions that are not checker plays ---------------------------------------------------
+
+  function button(id, text, word, primary = false) {
+    const node = h("button", { type: "button", id, className: primary ? "primary" : "" }, text);
+    node.addEventListener("click", () => onMove(word));
+    return node;
+  }
+
+  // The bar under the board: the buttons of the decision that is this player's now, or what the
+  // other side is deciding.
+  function showDecisions(live) {
+    const pos = parsePosition(live);
+    const stakes = pos.stakes;
+    const onTurn = { w: "white", b: "black" }[pos.side] || null;
+    const name = (side) => t(`side.${side}`);
+    cubeButtons.replaceChildren();
+    let text = "";
+    if (offers.includes("double")) {
+      text = t("cube.decide", { value: stakes.value * 2 });
+      cubeButtons.append(button("cube-roll", t("cube.roll"), "roll", true), button("cube-double", t("cube.double"), "double"));
+    } else if (offers.includes("take")) {
+      text = t("cube.doubled", { side: name(onTurn), value: stakes.value * 2, points: pointsText(t, stakes.value) });
+      cubeButtons.append(button("cube-take", t("cube.take"), "take", true), button("cube-drop", t("cube.drop"), "drop"));
+    } else if (offers.includes("accept")) {
+      const times = RESIGNS.indexOf(stakes.offer) + 1;
+      text = t("resign.offered", { side: name(onTurn), what: t(`resign.${stakes.offer}`), points: pointsText(t, stakeOf(stakes, times)) });
+      cubeButtons.append(button("resign-accept", t("resign.accept"), "accept", true), button("resign-decline", t("resign.decline"), "decline"));
+    } else if (stakes && onTurn && stakes.pending === "doubled") {
+      text = t("cube.doubled_wait", { side: name(onTurn), value: stakes.value * 2 });
+    } else if (stakes && onTurn && stakes.pending === "resign") {
+      text = t("resign.offered_wait", { side: name(onTurn), what: t(`resign.${stakes.offer}`) });
+    }
+    cubeText.textContent = text;
+    cubeBar.hidden = !text;
+    cubeBar.dataset.decision = offers.filter((o) => CUBE_WORDS.has(o)).join(" ");
   }
 
   function drawDice() {
@@ -566,11 +799,17 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       svg.dataset.shownPosition = position;
       shownPosition = position;
       const wasInteractive = interactive;
-      interactive = legal.length > 0 && position === livePosition;
+      const live = position === livePosition;
+      offers = live ? legal : [];
+      // a decision of the cube (or an answer to an offer) has buttons of its own, not checkers
+      interactive = legal.length > 0 && live && !legal.some(isCubeWord);
       mover = interactive ? s.to_move : null;
+      if (!interactive || zoomPly !== s.ply) zoom = null; // a new turn is seen whole first
       clearChooser();
-      const fresh = newMove(seen, s, position === livePosition);
-      markLast(lastMoveOf(s, last));
+      const fresh = newMove(seen, s, live);
+      markLast(lastPlayOf(s, last));
+      if (live) showDecisions(livePosition);
+      else cubeBar.hidden = true;
       if (interactive) {
         if (!wasInteractive || !turn || turn.ply !== s.ply) {
           done = [];
@@ -588,9 +827,49 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
       draw();
       // (the page redraws while the play is on its way: it is forgotten once it is back)
       if (fresh) {
-        if (fresh.entry.text !== played) animate(fresh);
+        if (fresh.entry.text !== played && !isCubeWord(fresh.entry.text)) animate(fresh);
         played = null;
       }
+    },
+    // The page's Resign button, in a game played for points: offers to resign a single game, a
+    // gammon or a backgammon (on this player's turn; the other side accepts or declines), or
+    // giving the game up at once (everything it can still lose). False elsewhere: the page asks.
+    resign() {
+      if (!snap || !snap.extra.cube) return false;
+      const stakes = parsePosition(snap.position).stakes;
+      const answers = ["take", "drop", "accept", "decline"];
+      const canOffer = offers.length > 0 && !offers.some((o) => answers.includes(o));
+      const side = snap.my_sides.length === 1 ? snap.my_sides[0] : snap.to_move || "white";
+      const atStake = pointsText(t, (snap.extra.cube.at_stake || {})[side] || stakes.value);
+      const choices = [];
+      if (canOffer) {
+        RESIGNS.forEach((name, i) => {
+          const what = t(`resign.${name}`);
+          choices.push({
+            text: upper(t("resign.choice", { what, points: pointsText(t, stakeOf(stakes, i + 1)) })),
+            className: "resign-offer",
+            data: { offer: name },
+            onClick: () => {
+              clearChooser();
+              onMove(`resign ${name}`);
+            },
+          });
+        });
+      }
+      choices.push({
+        text: t("resign.give_up", { points: atStake }),
+        className: "give-up",
+        data: { offer: "all" },
+        onClick: () => {
+          if (!window.confirm(t("resign.give_up_confirm", { points: atStake }))) return;
+          clearChooser();
+          giveUp();
+        },
+      });
+      choices.push({ text: t("play.cancel"), className: "cancel", onClick: clearChooser });
+      showChoices(chooser, t("resign.title"), choices);
+      chooser.append(h("p", { className: "resign-help" }, t(canOffer ? "resign.help" : "resign.later")));
+      return true;
     },
     undoStep() {
       if (done.length && !busy) {
@@ -607,13 +886,35 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn }) {
   };
 }
 
+// The last checker play up to ``last`` (a history entry): { entry, index } or null. Rolls and
+// the cube's decisions are passed over.
+function lastPlayOf(snap, last) {
+  if (!snap || !last) return null;
+  let index = snap.history.lastIndexOf(last);
+  while (index >= 0 && (snap.history[index].kind !== "move" || isCubeWord(snap.history[index].text))) index--;
+  return index >= 0 ? { entry: snap.history[index], index } : null;
+}
+
+// A decision of the cube or an offer to resign, in words ("doubles → 4", "offers a gammon").
+function cubeText(entry, t) {
+  const [word, what] = entry.text.split(" ");
+  if (word === "double") return t("cube.list.double", { value: entry.note || "" });
+  if (word === "resign") return t("cube.list.resign", { what: t(`resign.${what}`) });
+  return t(`cube.list.${word}`);
+}
+
+// The move list keeps a turn's decisions of the cube (and an offer to resign with its answer)
+// in the part of the checker play that follows them, as the rolls are.
+export const prefix = (entry) => entry.kind === "move" && isCubeWord(entry.text);
+
 export function historyText(entry, t) {
   if (entry.kind === "chance") {
     const m = /^w(\d)b(\d)$/.exec(entry.text);
     if (m) return t("bg.opening", { w: m[1], b: m[2] });
-    const side = / w \d\d$/.test(entry.position) ? "white" : "black";
+    const side = parsePosition(entry.position).side === "w" ? "white" : "black";
     return t("bg.rolled", { side: t(`side.${side}`), dice: entry.text });
   }
+  if (isCubeWord(entry.text)) return cubeText(entry, t);
   if (entry.text === "pass" && entry.note) return `${t("bg.pass")} — ${entry.note}`;
   if (entry.text === "pass") return t("bg.pass");
   return entry.text;
@@ -628,7 +929,46 @@ export function listText(entry, t) {
     return { text: `${dice}:`, title: historyText(entry, t) };
   }
   if (entry.text === "pass") return { text: t("bg.pass"), note: entry.note || "" };
+  if (isCubeWord(entry.text)) return { text: cubeText(entry, t) };
   return { text: entry.text };
+}
+
+// "Match to 7 points · White 2 – 3 Black · Crawford game", or "Money game · Jacoby rule"
+export function matchText(stakes, t) {
+  if (!stakes.length) {
+    return [t("match.money"), ...(stakes.jacoby ? [t("cube.jacoby_short")] : [])].join(" · ");
+  }
+  const score = t("match.score", { white: t("side.white"), black: t("side.black"), w: stakes.score.white, b: stakes.score.black });
+  const parts = [t("match.title", { length: stakes.length }), score];
+  if (stakes.crawford) parts.push(t("match.crawford"));
+  else if (Math.max(stakes.score.white, stakes.score.black) === stakes.length - 1) parts.push(t("match.post_crawford"));
+  return parts.join(" · ");
+}
+
+// Under the result of a game played for points: what the winner scored, the match score after
+// the game, and the match's winner.
+export function resultNote(snap, t) {
+  const about = snap.game_extra || {};
+  const winner = snap.outcome && snap.outcome.winner;
+  if (!winner || about.points === null || about.points === undefined) return "";
+  const parts = [t("match.points_won", { side: t(`side.${winner}`), points: pointsText(t, about.points) })];
+  if (about.score_after) {
+    const score = t("match.score", { white: t("side.white"), black: t("side.black"), w: about.score_after.white, b: about.score_after.black });
+    parts.push(t("match.score_after", { score }));
+  }
+  if (about.match_winner) parts.push(t("match.won", { side: t(`side.${about.match_winner}`) }));
+  return parts.join(" · ");
+}
+
+// The words of the rematch's buttons when a match goes on (the next game, same sides) or is
+// won (a new match); null for a single game.
+export function nextLabels(snap, t) {
+  const next = (snap.game_extra || {}).next;
+  if (next === "next") {
+    return { rematch: t("match.next"), offer: t("match.next_offer"), accept: t("match.next_join"), watch: t("match.watch_next") };
+  }
+  if (next === "new-match") return { rematch: t("match.new") };
+  return null;
 }
 
 export function describe(snap, position, t) {
@@ -640,6 +980,15 @@ export function describe(snap, position, t) {
     h("p", {}, `${t("side.white")}: ${pos.white[0]} ${t("bg.borne")} · ${t("side.black")}: ${pos.black[0]} ${t("bg.borne")}`),
   ];
   if (snap.extra.cap) parts.push(h("p", { className: "cap-note" }, t("bg.cap", { n: snap.extra.cap })));
+  if (pos.stakes) {
+    const stakes = pos.stakes;
+    const cube = stakes.owner
+      ? t("cube.owned", { value: stakes.value, side: t(`side.${stakes.owner}`) })
+      : t("cube.middle", { value: stakes.value });
+    parts.push(h("p", { className: "cube-line", id: "cube-line" }, cube));
+    parts.push(h("p", { className: "match-info", id: "match-info" }, matchText(stakes, t)));
+    if (stakes.jacoby) parts.push(h("p", { className: "jacoby-note" }, t("cube.jacoby")));
+  }
   if (snap.extra.gnubg) {
     for (const [name, id, value] of [["GNU Backgammon ID", "gnubg-id", snap.extra.gnubg], ["XGID", "xgid", snap.extra.xgid]]) {
       parts.push(h("p", { className: "ids" }, h("label", {}, `${name} `, h("input", { readOnly: true, id, value: String(value) }))));
