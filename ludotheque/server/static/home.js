@@ -29,6 +29,11 @@ function update() {
     if (field === "ruleset") document.getElementById("ruleset-field").hidden = form.querySelectorAll(`label.ruleset:not([hidden])`).length < 2;
     if (field === "side") document.getElementById("side-field").hidden = !(any && mode === "computer");
   }
+  // backgammon's match: its length in points (the field is sent only then)
+  // (a position carries its own match score: then no length)
+  const match = chosen("ruleset") === "match" && !document.getElementById("position").value.trim();
+  document.getElementById("length-field").hidden = !match;
+  document.getElementById("length").disabled = !match;
   document.getElementById("level-field").hidden = mode !== "computer";
   document.getElementById("position-field").hidden = mode === "friend";
   controls(game, mode);
@@ -53,7 +58,8 @@ function controls(game, mode) {
   const rated = document.getElementById("rated");
   const signedIn = !rated.hasAttribute("data-anonymous");
   const position = document.getElementById("position").value.trim();
-  const can = signedIn && mode === "computer" && select.value !== "" && !position;
+  const casual = chosen("ruleset") === "money"; // backgammon's money games are never rated
+  const can = signedIn && mode === "computer" && select.value !== "" && !position && !casual;
   document.getElementById("rated-field").hidden = mode !== "computer";
   document.getElementById("rated-help").hidden = mode !== "computer";
   rated.disabled = !can;
