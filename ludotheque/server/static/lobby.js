@@ -13,8 +13,11 @@ let socket = null;
 let retry = 500;
 
 function rulesetName(game, ruleset) {
-  const key = `ruleset.${game}.${ruleset}`;
-  return t(key) === key ? "" : t(key);
+  // the lobby's own words first (backgammon's match: seven points here)
+  for (const key of [`lobby.ruleset.${game}.${ruleset}`, `ruleset.${game}.${ruleset}`]) {
+    if (t(key) !== key) return t(key);
+  }
+  return "";
 }
 
 function controlName(key) {
