@@ -182,31 +182,42 @@ def _decision(kind: str, state: BackgammonState, numbers: tuple[float, ...],
 
 
 def report(decisions: list[Decision], label: str) -> None:
+    """Agreement and equity lost, over all decisions and over the ones that matter: where GNU
+    Backgammon doubles, or where doubling is within 0.1 (money) / 0.02 (match) of its best."""
     doubles = [d for d in decisions if d.kind == "double"]
     takes = [d for d in decisions if d.kind == "take"]
-    lost = 0.0
-    agree = 0
-    for d in doubles:
-        nd, dt, dp = d.gnubg
-        best = max(nd, min(dt, dp))
-        g_double = min(dt, dp) > nd
-        o_double = min(d.ours[1], d.ours[2]) > d.ours[0]
-        agree += g_double == o_double
-        lost += best - (min(dt, dp) if o_double else nd)
+    unit = "points" if decisions and decisions[0].money else "match winning chance"
+    near = 0.1 if decisions and decisions[0].money else 0.02
+
+    def double_stats(subset: list[Decision]) -> tuple[int, float, float]:
+        agree, lost = 0, 0.0
+        for d in subset:
+            nd, dt, dp = d.gnubg
+            best = max(nd, min(dt, dp))
+            g_double = min(dt, dp) > nd
+            o_double = min(d.ours[1], d.ours[2]) > d.ours[0]
+            agree += g_double == o_double
+            lost += best - (min(dt, dp) if o_double else nd)
+        return len(subset), agree / max(len(subset), 1), lost
+
+    for name, subset in (
+        ("all", doubles),
+        ("that matter", [d for d in doubles if min(d.gnubg[1], d.gnubg[2]) > d.gnubg[0] - near]),
+        ("GNU Backgammon doubles", [d for d in doubles if min(d.gnubg[1:]) > d.gnubg[0]]),
+    ):
+        n, share, lost = double_stats(subset)
+        print(f"{label}: double decisions ({name}): {n}, agreement {share:.1%}, our choices "
+              f"lose {lost / max(n, 1):.4f} {unit} a decision ({lost:.3f} in all)")  # fmt: skip
     take_agree = 0
     take_lost = 0.0
     for d in takes:
-        nd, dt, dp = d.gnubg
+        _, dt, dp = d.gnubg
         g_take = dt <= dp
         o_take = d.ours[1] <= d.ours[2]
         take_agree += g_take == o_take
         if g_take != o_take:
             take_lost += abs(dp - dt)
-    unit = "points" if decisions and decisions[0].money else "match winning chance"
-    share = agree / max(len(doubles), 1)
-    print(f"{label}: {len(doubles)} double decisions, agreement {share:.1%}, our choices lose "
-          f"{lost / max(len(doubles), 1):.4f} {unit} a decision ({lost:.3f} in all)")  # fmt: skip
-    print(f"{label}: {len(takes)} take decisions, agreement "
+    print(f"{label}: take decisions: {len(takes)}, agreement "
           f"{take_agree / max(len(takes), 1):.1%}, our choices lose "
           f"{take_lost / max(len(takes), 1):.4f} {unit} a decision")  # fmt: skip
 
@@ -218,7 +229,13 @@ def main() -> None:
     parser.add_argument("--players", default="medium")
     parser.add_argument("--plies", type=int, default=2, help="GNU Backgammon's cube analysis")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--network", help="a network file to use instead of the shipped one")
     args = parser.parse_args()
+    if args.network:
+        from ludotheque.games.backgammon import network
+
+        net = network.Network.load(args.network)
+        network.shipped = lambda: net  # type: ignore[assignment]
     hard = BackgammonAgent(1, Budget(iterations=2))
     begun = time.perf_counter()
     money = compare(play_games("money", args.money_games, args.players, args.seed), args.plies,
