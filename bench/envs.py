@@ -3,19 +3,32 @@
     python bench/envs.py [--games general backgammon:seed ...] [--runs 5] [--turns 2000]
 
 For each game, random games are first played with the engine alone and recorded (every move
-and every roll). Each run then replays exactly those games, timing only the stepping:
+and every roll). Each run then replays exactly those games, timing only the stepping, in CPU
+time per engine turn (a whole move: a backgammon turn is one decision per checker, a Defiance
+turn two), medians of ``--runs`` runs, each with its ratio to the engine measured in the same
+run. The columns:
 
-- engine: ``legal_moves()`` + ``play(move)`` each turn (``chance_outcomes()`` + ``play`` each
-  roll); for Defiance also "engine, factored": the engine's two-part view of a turn, which the
-  encoding is built on (``legal_actions()`` + ``after_action(action)`` + ``play(turn)``);
-- encoding: ``legal_actions(node)`` + ``apply(node, action)`` for each action of the turn
-  (a backgammon turn is one action per checker, a Defiance turn two), and the rolls;
-- openspiel: ``state.legal_actions()`` + ``state.apply_action(action)`` through ``pyspiel``;
-- pettingzoo: ``env.step(action)`` + the next ``action_mask`` (the raw environment, its dice
-  replayed from the record); "+obs" adds the whole observation (``env.last()``).
+- ``engine``: the reference, ``legal_moves()`` + ``play(move)`` each turn
+  (``chance_outcomes()`` + ``play(roll)`` each roll);
+- ``engine, factored`` (Defiance): the engine's two-part view of a turn, ``legal_actions()`` +
+  ``after_action(action)`` + ``play(turn)``;
+- ``encoding``: the raw step of the encoding, what OpenSpiel's state asks of it:
+  ``legal_actions(node)`` (a sorted list) + ``apply(node, action)`` per action, and the rolls;
+- ``encoding, mask``: ``action_mask(node)`` + ``apply(node, action)``, what a PettingZoo agent
+  needs of it;
+- ``openspiel``: ``state.legal_actions()`` + ``state.apply_action(action)`` through ``pyspiel``
+  (``chance_outcomes()`` at chance nodes), so with pyspiel's calls into Python;
+- ``pz raw``: the bare PettingZoo environment (``raw_env``): ``env.step(action)`` and the next
+  action mask (``env.unwrapped.encoding.action_mask(env.unwrapped.node)``: the one thing an
+  agent must read), the dice replayed from the record inside the environment;
+- ``pz raw + obs``: the same, with ``env.last()`` instead of the mask: the whole observation
+  (the board planes and the mask);
+- ``pz wrapped + obs``: ``env()``, the environment in PettingZoo's standard wrappers
+  (``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``, as
+  its classic games): ``step`` + ``last()``. The wrappers are PettingZoo's; what they add is
+  the difference with ``pz raw + obs``.
 
-Prints medians of ``--runs`` runs in microseconds per engine turn, and each ratio to the
-engine measured in the same run. Never run as a test: it prints figures.
+Never run as a test: it prints figures.
 """
 
 from __future__ import annotations
@@ -108,7 +121,7 @@ def time_engine(game: ludotheque.Game, games: list[list[Ply]]) -> float:
 
 
 def time_engine_factored(game: ludotheque.Game, games: list[list[Ply]]) -> float:
-    """Defiance through the engine's factored view, as the encoding must use it:
+    """Defiance through the engine's factored view, as the encoding could use it:
     ``legal_actions()``, ``after_action(action)`` and ``play(turn)`` each turn."""
     start = time.process_time()
     for plies in games:
@@ -121,17 +134,20 @@ def time_engine_factored(game: ludotheque.Game, games: list[list[Ply]]) -> float
     return time.process_time() - start
 
 
-def time_encoding(enc: Encoding, actions: list[list[int]]) -> float:
+def time_encoding(enc: Encoding, actions: list[list[int]], mask: bool) -> float:
+    legal = enc.action_mask if mask else enc.legal_actions
+    chance = enc.chance_outcomes
+    apply = enc.apply
     start = time.process_time()
     for game_actions in actions:
         node: Node = enc.initial()
         for a in game_actions:
-            if node.is_chance:
-                enc.chance_outcomes(node)
+            if node.player == -1:
+                chance(node)
             else:
-                enc.legal_actions(node)
-            node = enc.apply(node, a)
-        enc.legal_actions(node)
+                legal(node)
+            node = apply(node, a)
+        legal(node)
     return time.process_time() - start
 
 
@@ -154,8 +170,10 @@ def time_openspiel(name: str, ruleset: str, actions: list[list[int]]) -> float:
     return time.process_time() - start
 
 
-def time_pettingzoo(name: str, ruleset: str, actions: list[list[int]], observe: bool) -> float:
-    from ludotheque.envs.pettingzoo import raw_env
+def time_pettingzoo(
+    name: str, ruleset: str, actions: list[list[int]], observe: bool, wrapped: bool
+) -> float:
+    from ludotheque.envs.pettingzoo import raw_env, wrap
 
     class Replay(raw_env):  # type: ignore[misc]
         """The raw environment with its dice taken from the recorded game."""
@@ -164,28 +182,34 @@ def time_pettingzoo(name: str, ruleset: str, actions: list[list[int]], observe: 
 
         def _roll(self, node: Node) -> Node:
             while node.is_chance and self.rolls:  # (a match's next game: not recorded)
-                node = self.encoding.apply(node, self.rolls.pop(0))
+                node = self.encoding.apply(node, self.rolls.pop())
             return node
 
-    env = Replay(name, ruleset, max_turns=400)
+    raw = Replay(name, ruleset, max_turns=400)
+    env = wrap(raw) if wrapped else raw
+    enc = raw.encoding
     total = 0.0
     for game_actions in actions:
         # split the game into rolls (replayed inside) and decisions (timed steps)
-        node = env.encoding.initial()
+        node = enc.initial()
         rolls, decisions = [], []
         for a in game_actions:
             (rolls if node.is_chance else decisions).append(a)
-            node = env.encoding.apply(node, a)
-        env.rolls = rolls
+            node = enc.apply(node, a)
+        raw.rolls = rolls[::-1]
         env.reset(seed=0)
+        step: Callable[[int], None] = env.step
         last: Callable[[], Any] = env.last
+        mask = enc.action_mask
+        if observe:
+            last()
         start = time.process_time()
         for a in decisions:
-            env.step(a)
+            step(a)
             if observe:
                 last()
             else:
-                env.encoding.action_mask(env.node)
+                mask(raw.node)
         total += time.process_time() - start
     return total
 
@@ -199,15 +223,19 @@ def bench(spec: str, runs: int, turns: int, seed: int) -> None:
     actions = [a for _, a in replays]
     n_turns = sum(1 for plies in games for kind, _ in plies if kind == "move")
     n_actions = sum(len(a) for a in actions)
-    timers: dict[str, Callable[[], float]] = {
-        "engine": lambda: time_engine(game, games),
-        "encoding": lambda: time_encoding(enc, actions),
-        "openspiel": lambda: time_openspiel(name, game.ruleset, actions),
-        "pettingzoo": lambda: time_pettingzoo(name, game.ruleset, actions, False),
-        "pettingzoo+obs": lambda: time_pettingzoo(name, game.ruleset, actions, True),
-    }
+    timers: dict[str, Callable[[], float]] = {"engine": lambda: time_engine(game, games)}
     if name == "defiance":
         timers["engine, factored"] = lambda: time_engine_factored(game, games)
+    timers.update(
+        {
+            "encoding": lambda: time_encoding(enc, actions, False),
+            "encoding, mask": lambda: time_encoding(enc, actions, True),
+            "openspiel": lambda: time_openspiel(name, game.ruleset, actions),
+            "pz raw": lambda: time_pettingzoo(name, game.ruleset, actions, False, False),
+            "pz raw + obs": lambda: time_pettingzoo(name, game.ruleset, actions, True, False),
+            "pz wrapped + obs": lambda: time_pettingzoo(name, game.ruleset, actions, True, True),
+        }
+    )
     results: dict[str, list[float]] = {k: [] for k in timers}
     ratios: dict[str, list[float]] = {k: [] for k in timers}
     for _ in range(runs):
@@ -222,7 +250,7 @@ def bench(spec: str, runs: int, turns: int, seed: int) -> None:
     )
     for k in timers:
         print(
-            f"  {k:<17} {statistics.median(results[k]):9.1f} µs/turn  "
+            f"  {k:<18} {statistics.median(results[k]):9.1f} µs/turn  "
             f"× {statistics.median(ratios[k]):.2f} the engine"
         )
 

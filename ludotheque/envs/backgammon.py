@@ -61,13 +61,12 @@ one (a cube decision, its answer and a new game's opening roll besides).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..core import Game, IllegalMove, State
-from .base import MISSING, Encoding, Node, Observation
+from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action
 
 PASS = 150
 CUBE = 151
@@ -162,7 +161,7 @@ class BackgammonEncoding(Encoding):
         self.cube = stakes is not None
         self.match = bool(stakes is not None and stakes.length)
         self.default_max_turns = 5000 if self.match else 1000
-        self._chances: dict[tuple[Any, ...], tuple[list[tuple[int, float]], dict[int, Any]]] = {}
+        self._chances: dict[bool, tuple[list[tuple[int, float]], dict[int, Any]]] = {}
         if self.cube and not self.match:
             self.max_utility = 3.0 * MAX_CUBE  # a backgammon with the cube at its highest
         super().__init__(game, max_turns)
@@ -183,35 +182,61 @@ class BackgammonEncoding(Encoding):
         following: State | None = state.next_game()  # type: ignore[attr-defined]
         return following
 
-    def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
+    def _legal(self, node: Node) -> tuple[list[int], dict[int, Any]]:
+        """The legal actions and, for each, what plays it: a cube decision's move, the pass
+        play, or the single move with the legal plays that go on with it (grouped in one pass
+        over the plays left)."""
         plays, done = node.pending
         first = plays[0]
         if not hasattr(first, "raw"):  # cube decisions
-            return [CUBE + CUBE_ACTIONS.index(str(m).split()[0]) for m in plays], plays
+            cube = {CUBE + CUBE_ACTIONS.index(str(m).split()[0]): m for m in plays}
+            return sorted(cube), cube
         if not first.raw:
-            return [PASS], [None]
+            return [PASS], {PASS: first}
         k = len(done)
-        groups: dict[int, list[Any]] = {}
+        groups: dict[Any, list[Any]] = {}
         for play in plays:
             step = play.raw[k]
-            action = step[0] * 6 + step[2] - 7  # (src - 1) * 6 + (die - 1)
-            group = groups.get(action)
+            group = groups.get(step)
             if group is None:
-                groups[action] = [play]
+                groups[step] = [play]
             else:
                 group.append(play)
-        return list(groups), [Choice(g[0].raw[k], tuple(g)) for g in groups.values()]
+        # (src - 1) * 6 + (die - 1): a single move is fixed by its origin and die
+        found = {step[0] * 6 + step[2] - 7: (step, group) for step, group in groups.items()}
+        return sorted(found), found
+
+    def _what(self, node: Node, action: int) -> Any:
+        if node.legal is None:
+            self._legal_of(node)
+        what = node.cache.get(action, MISSING)
+        if type(what) is tuple:  # a single move: its Choice
+            return Choice(what[0], tuple(what[1]))
+        return what
+
+    def apply(self, node: Node, action: int) -> Node:
+        if type(action) is not int:
+            action = _as_action(action)
+        if node.player >= 0:
+            if node.legal is None:
+                self._legal_of(node)
+            what = node.cache.get(action, MISSING)
+            if what is not MISSING:
+                return self._apply_decision(node, action, what)
+        elif node.player == CHANCE_PLAYER:
+            return self._apply_chance(node, action)
+        raise self._illegal(node, action)
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
         if action >= CUBE:
             return self._after_chance(node, node.state.play(what))  # not a turn
-        plays, done = node.pending
         if action == PASS:
-            return self._turn_done(node, node.state.play(plays[0]))
-        left = what.plays
+            return self._turn_done(node, node.state.play(what))
+        step, left = what
+        done = node.pending.done
         if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
             return self._turn_done(node, node.state.play(left[0]))
-        return self._mid_turn(node, TurnSoFar(left, (*done, what.step)))
+        return self._mid_turn(node, TurnSoFar(tuple(left), (*done, step)))
 
     def returns(self, node: Node) -> list[float]:
         outcome = node.outcome
@@ -224,19 +249,21 @@ class BackgammonEncoding(Encoding):
 
     def _chance(self, node: Node) -> tuple[list[tuple[int, float]], dict[int, Any]]:
         """The chance outcomes of ``node`` as numbers (ascending) with their probabilities, and
-        each number's engine outcome (remembered: the rolls are always the same few lists)."""
-        outcomes = node.state.chance_outcomes()
-        key = tuple(outcomes)
-        known = self._chances.get(key)
+        each number's engine outcome: two fixed lists, the opening roll's (before either side
+        has moved) and a roll's, read from the engine once each."""
+        state: Any = node.state
+        opening = state.side is None
+        known = self._chances.get(opening)
         if known is None:
+            outcomes = state.chance_outcomes()
             pairs = sorted((chance_number(o), p) for o, p in outcomes)
-            known = self._chances[key] = (pairs, {chance_number(o): o for o, _ in outcomes})
+            known = self._chances[opening] = (pairs, {chance_number(o): o for o, _ in outcomes})
         return known
 
     def chance_outcomes(self, node: Node) -> list[tuple[int, float]]:
         if not node.is_chance:
             return []
-        return list(self._chance(node)[0])
+        return self._chance(node)[0][:]
 
     def _apply_chance(self, node: Node, outcome: int) -> Node:
         chosen = self._chance(node)[1].get(outcome)
@@ -313,7 +340,7 @@ class BackgammonEncoding(Encoding):
             return str(what)
         src, dst, die, hit = what.step
         text = f"{_place(src)}/{_place(dst)}{'*' if hit else ''}"
-        twins = sum(1 for c in self.choices(node)[1] if c.step[:2] == (src, dst))
+        twins = sum(1 for a, c in node.cache.items() if a < PASS and c[0][:2] == (src, dst))
         return f"{text} ({die})" if twins > 1 else text  # 1/off with a 3 or with a 4
 
     def _pending_text(self, node: Node) -> str:
@@ -327,10 +354,9 @@ class BackgammonEncoding(Encoding):
     def turn_plans(self, node: Node) -> dict[Any, list[int]]:
         if node.player < 0:
             return {}
-        actions, whats = self.choices(node)
         plays, done = node.pending
         if not hasattr(plays[0], "raw"):
-            return {m: [a] for a, m in zip(actions, whats, strict=True)}
+            return {m: [a] for a, m in self.legal(node).items()}
         k = len(done)
         return {
             p: [(s - 1) * 6 + (d - 1) for s, _, d, _ in p.raw[k:]] if p.raw else [PASS]

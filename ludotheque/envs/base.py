@@ -32,6 +32,29 @@ UNFINISHED = "unfinished"
 (backgammon, the General): no result, a draw for the frameworks, a truncation for PettingZoo."""
 
 Observation = npt.NDArray[np.float32]
+History = tuple[State, Any] | None
+"""Positions newest first: ``(position, older history)``, ``None`` at the end."""
+
+
+def chain(states: Sequence[State]) -> History:
+    """The history of ``states`` (oldest first)."""
+    history: History = None
+    for state in states:
+        history = (state, history)
+    return history
+
+
+def occurrences(seen: tuple[int, ...], history: History, state: State) -> int:
+    """How many of the positions of ``history`` (hashes ``seen``, oldest first) are ``state``,
+    whose hash is the last of ``seen``: equal hashes are compared as positions."""
+    h = seen[-1]
+    count = 0
+    for k in reversed(seen):
+        assert history is not None
+        if k == h and history[0] == state:
+            count += 1
+        history = history[1]
+    return count
 
 
 class Node:
@@ -41,18 +64,21 @@ class Node:
     ``state``: the engine state (at the start of the turn while a turn is half chosen);
     ``pending``: the game's record of the part of the turn already chosen, or ``None``;
     ``turns``: engine moves played; ``seen``: hashes of the positions since the last
-    irreversible move, the current one last, and ``seen_states`` the positions themselves;
+    irreversible move, the current one last, and ``history`` the positions themselves, newest
+    first, as a chain of pairs ``(position, older chain)`` ending in ``None`` (a step adds a
+    pair instead of copying them all; ``seen_states`` lists them oldest first);
     ``outcome``: the end of the game (the engine's, or a draw of the history), else ``None``;
     ``truncated``: the game stopped at the frameworks' turn limit, with no result.
     """
 
     __slots__ = (
+        "cache",
+        "history",
         "legal",
         "outcome",
         "pending",
         "player",
         "seen",
-        "seen_states",
         "state",
         "truncated",
         "turns",
@@ -62,11 +88,12 @@ class Node:
     pending: Any
     turns: int
     seen: tuple[int, ...]
-    seen_states: tuple[State, ...]
+    history: History
     outcome: Outcome | None
     truncated: bool
     player: int
-    legal: tuple[list[int], Sequence[Any]] | None  # (actions, what each plays), on first use
+    legal: list[int] | None  # the legal actions, ascending, on first use
+    cache: Any  # what the encoding keeps to play those actions (set with ``legal``)
 
     def __init__(
         self,
@@ -74,7 +101,7 @@ class Node:
         pending: Any,
         turns: int,
         seen: tuple[int, ...],
-        seen_states: tuple[State, ...],
+        history: History,
         outcome: Outcome | None,
         truncated: bool,
         player: int,
@@ -83,11 +110,12 @@ class Node:
         self.pending = pending
         self.turns = turns
         self.seen = seen
-        self.seen_states = seen_states
+        self.history = history
         self.outcome = outcome
         self.truncated = truncated
         self.player = player
         self.legal = None
+        self.cache = None
 
     @property
     def is_terminal(self) -> bool:
@@ -101,14 +129,20 @@ class Node:
 
     def repetitions(self) -> int:
         """How many times the current position occurred before (0 the first time)."""
-        if not self.seen:
+        seen = self.seen
+        if not seen or seen.count(seen[-1]) < 2:
             return 0
-        h = self.seen[-1]
-        return sum(
-            1
-            for k, s in zip(self.seen[:-1], self.seen_states[:-1], strict=True)
-            if k == h and s == self.state
-        )
+        return occurrences(seen, self.history, self.state) - 1
+
+    @property
+    def seen_states(self) -> tuple[State, ...]:
+        """The positions since the last irreversible move, oldest first (``seen``'s)."""
+        out = []
+        chain = self.history
+        while chain is not None:
+            out.append(chain[0])
+            chain = chain[1]
+        return tuple(reversed(out))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Node:
         return self  # immutable: clones share it
@@ -122,7 +156,7 @@ class Node:
             self.pending,
             self.turns,
             self.seen,
-            self.seen_states,
+            self.seen_states,  # flat: a long chain of pairs would nest too deep for pickle
             self.outcome,
             self.truncated,
             self.player,
@@ -134,12 +168,14 @@ class Node:
             self.pending,
             self.turns,
             self.seen,
-            self.seen_states,
+            states,
             self.outcome,
             self.truncated,
             self.player,
         ) = values
+        self.history = chain(states)
         self.legal = None
+        self.cache = None
 
     def __repr__(self) -> str:
         return f"<Node {self.state.position()!r} pending={self.pending!r} turns={self.turns}>"
@@ -180,6 +216,7 @@ class Encoding(ABC):
         if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
             raise ValueError(f"max_turns must be a whole number of turns ≥ 1, not {max_turns!r}")
         self.max_turns = max_turns
+        self._initial: Node | None = None
         self._players: dict[str | None, int] = {CHANCE: CHANCE_PLAYER}
         self._players.update((side, i) for i, side in enumerate(self.sides))
 
@@ -191,13 +228,17 @@ class Encoding(ABC):
         """The most actions (chance outcomes included) a game can take under ``max_turns``."""
 
     @abstractmethod
-    def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
-        """The legal actions of a decision node (in any order) and, in the same order, what
-        each plays."""
+    def _legal(self, node: Node) -> tuple[list[int], Any]:
+        """The legal actions of a decision node, ascending, and whatever the encoding keeps to
+        play them (``node.cache``); computed once per node."""
+
+    @abstractmethod
+    def _what(self, node: Node, action: int) -> Any:
+        """What ``action`` plays at a decision node (``MISSING`` when it is not legal)."""
 
     @abstractmethod
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
-        """The node after a legal decision ``action`` (``what`` it plays, from ``_legal``)."""
+        """The node after a legal decision ``action`` (``what`` it plays, from ``_what``)."""
 
     @abstractmethod
     def observe(self, node: Node, player: int, out: Observation) -> None:
@@ -242,8 +283,20 @@ class Encoding(ABC):
     # -- the shared machinery --------------------------------------------------------------
 
     def initial(self) -> Node:
-        """The node at the start of a game."""
-        return self.node_at(self.game.start())
+        """The node at the start of a game (one node, shared: nodes never change)."""
+        node = self._initial
+        if node is None:
+            node = self._initial = self.node_at(self.game.start())
+        return node
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self  # a fixed encoding: copies (an OpenSpiel clone's) share it
+
+    def __copy__(self) -> Encoding:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.name, self.ruleset, self.max_turns))
 
     def node_at(self, position: State | str) -> Node:
         """The node at a position (a state of this game, or a position string), as the start of
@@ -252,43 +305,56 @@ class Encoding(ABC):
         state = self.game.parse_position(position) if isinstance(position, str) else position
         if state.game is not self.game:
             raise InvalidPosition(f"{state!r} is not a position of {self.game!r}")
-        keep = self.repetition is not None
-        return self._node(state, 0, (hash(state),) if keep else (), (state,) if keep else ())
+        if self.repetition is None:
+            return self._node(state, 0, (), None)
+        return self._node(state, 0, (hash(state),), (state, None))
 
-    def choices(self, node: Node) -> tuple[list[int], Sequence[Any]]:
-        """The legal actions of a decision node (in no particular order) and what each plays,
-        in the same order; both empty at chance and terminal nodes."""
+    def legal_actions(self, node: Node) -> list[int]:
+        """The legal actions of a decision node, ascending (none at chance and terminal nodes)."""
         legal = node.legal
         if legal is None:
-            legal = ([], ()) if node.player < 0 else self._legal(node)
-            node.legal = legal
+            legal = self._legal_of(node)
+        return legal[:]
+
+    def _legal_of(self, node: Node) -> list[int]:
+        """``node.legal``, computed and kept on first use (with ``node.cache``)."""
+        if node.player < 0:
+            node.legal = []
+            return node.legal
+        legal, node.cache = self._legal(node)
+        node.legal = legal
         return legal
+
+    def action_mask(self, node: Node) -> npt.NDArray[np.int8]:
+        """1 for each legal action, 0 elsewhere (all 0 at chance and terminal nodes)."""
+        legal = node.legal
+        if legal is None:
+            legal = self._legal_of(node)
+        if len(legal) > 48:
+            mask = np.zeros(self.num_actions, np.int8)
+            mask[legal] = 1
+            return mask
+        marks = bytearray(self.num_actions)  # a few actions: cheaper than NumPy's indexing
+        for action in legal:
+            marks[action] = 1
+        return np.frombuffer(marks, np.int8)
+
+    def what(self, node: Node, action: int) -> Any:
+        """What a legal ``action`` plays at ``node`` (``MISSING`` when it is not legal)."""
+        if node.player < 0 or type(action) is not int:
+            return MISSING
+        return self._what(node, action)
+
+    def choices(self, node: Node) -> tuple[list[int], list[Any]]:
+        """The legal actions of a decision node (ascending) and what each plays, in the same
+        order; both empty at chance and terminal nodes."""
+        actions = self.legal_actions(node)
+        return actions, [self._what(node, a) for a in actions]
 
     def legal(self, node: Node) -> dict[int, Any]:
         """The legal actions of a decision node, each with what it plays."""
         actions, whats = self.choices(node)
         return dict(zip(actions, whats, strict=True))
-
-    def what(self, node: Node, action: int) -> Any:
-        """What a legal ``action`` plays at ``node`` (``MISSING`` when it is not legal)."""
-        actions, whats = self.choices(node)
-        try:
-            return whats[actions.index(action)]
-        except ValueError:
-            return MISSING
-
-    def legal_actions(self, node: Node) -> list[int]:
-        """The legal actions of a decision node, ascending."""
-        legal = node.legal
-        return sorted((legal or self.choices(node))[0])
-
-    def action_mask(self, node: Node) -> npt.NDArray[np.int8]:
-        """1 for each legal action, 0 elsewhere (all 0 at chance and terminal nodes)."""
-        mask = np.zeros(self.num_actions, np.int8)
-        actions = self.choices(node)[0]
-        if actions:
-            mask[actions] = 1
-        return mask
 
     def apply(self, node: Node, action: int) -> Node:
         """The node after ``action`` (a chance outcome at a chance node). Raises ``IllegalMove``
@@ -296,18 +362,18 @@ class Encoding(ABC):
         if type(action) is not int:
             action = _as_action(action)
         if node.player >= 0:
-            actions, whats = node.legal or self.choices(node)
-            try:
-                what = whats[actions.index(action)]
-            except ValueError:
-                pass
-            else:
+            what = self._what(node, action)
+            if what is not MISSING:
                 return self._apply_decision(node, action, what)
         elif node.player == CHANCE_PLAYER:
             return self._apply_chance(node, action)
+        raise self._illegal(node, action)
+
+    def _illegal(self, node: Node, action: object) -> IllegalMove:
+        """The error for an action that is not legal at ``node``."""
         if node.outcome is not None:
-            raise IllegalMove(f"the game is over ({_words(node.outcome)})")
-        raise IllegalMove(f"action {action!r} is not legal here")
+            return IllegalMove(f"the game is over ({_words(node.outcome)})")
+        return IllegalMove(f"action {action!r} is not legal here")
 
     def observation(self, node: Node, player: int) -> Observation:
         """A new observation array of ``node`` for ``player``."""
@@ -337,61 +403,50 @@ class Encoding(ABC):
         """The part of the turn already chosen, in words ("" when nothing is)."""
         return str(node.pending)
 
-    def _node(
-        self, state: State, turns: int, seen: tuple[int, ...], seen_states: tuple[State, ...]
-    ) -> Node:
+    def _node(self, state: State, turns: int, seen: tuple[int, ...], history: History) -> Node:
         outcome = state.outcome()
         if outcome is not None:
             following = self._next_game(state)
             if following is not None:  # the episode goes on (a match's next game)
                 state, outcome = following, following.outcome()
-                seen, seen_states = (), ()
+                seen, history = (), None
         if outcome is None:
             repetition = self.repetition
-            if repetition is not None and seen and seen.count(seen[-1]) >= repetition:
-                h = seen[-1]
-                count = sum(
-                    1 for k, s in zip(seen, seen_states, strict=True) if k == h and s == state
-                )
-                if count >= repetition:
-                    outcome = Outcome(None, REPETITION)
-            if outcome is None and turns >= self.max_turns:
+            if (
+                repetition is not None
+                and seen
+                and seen.count(seen[-1]) >= repetition
+                and occurrences(seen, history, state) >= repetition
+            ):
+                outcome = Outcome(None, REPETITION)
+            elif turns >= self.max_turns:
                 rule = self.turn_limit_is_rule
                 outcome = Outcome(None, TURN_LIMIT if rule else UNFINISHED)
-                return Node(
-                    state, None, turns, seen, seen_states, outcome, not rule, TERMINAL_PLAYER
-                )
-            if outcome is None:
+                return Node(state, None, turns, seen, history, outcome, not rule, TERMINAL_PLAYER)
+            else:
                 player = self._players[state.to_move]
                 pending = self._begin(state) if self.has_pending and player >= 0 else None
-                return Node(state, pending, turns, seen, seen_states, None, False, player)
-        return Node(state, None, turns, seen, seen_states, outcome, False, TERMINAL_PLAYER)
+                return Node(state, pending, turns, seen, history, None, False, player)
+        return Node(state, None, turns, seen, history, outcome, False, TERMINAL_PLAYER)
 
     def _turn_done(self, node: Node, state: State) -> Node:
         """The node after a whole turn (an engine move) that ends at ``state``."""
         if self.repetition is None:
-            return self._node(state, node.turns + 1, (), ())
+            return self._node(state, node.turns + 1, (), None)
         h = hash(state)
         if self._resets_history(node.state, state):
-            return self._node(state, node.turns + 1, (h,), (state,))
-        return self._node(state, node.turns + 1, (*node.seen, h), (*node.seen_states, state))
+            return self._node(state, node.turns + 1, (h,), (state, None))
+        return self._node(state, node.turns + 1, (*node.seen, h), (state, node.history))
 
     def _mid_turn(self, node: Node, pending: Any) -> Node:
         """The node of the same side, same state, with more of the turn chosen."""
         return Node(
-            node.state,
-            pending,
-            node.turns,
-            node.seen,
-            node.seen_states,
-            None,
-            False,
-            node.player,
+            node.state, pending, node.turns, node.seen, node.history, None, False, node.player
         )
 
     def _after_chance(self, node: Node, state: State) -> Node:
         """The node after a chance outcome (no turn is played)."""
-        return self._node(state, node.turns, node.seen, node.seen_states)
+        return self._node(state, node.turns, node.seen, node.history)
 
     def best_plan(self, node: Node, moves: Sequence[Any]) -> list[int]:
         """The plan (actions) of the move among ``moves`` whose resulting position the game's
@@ -407,6 +462,13 @@ class Encoding(ABC):
 
 MISSING: Any = object()
 """What ``Encoding.what`` answers for an action that is not legal."""
+
+
+def _rebuild(name: str, ruleset: str, max_turns: int) -> Encoding:
+    """An encoding unpickled: the same game, ruleset and turn limit."""
+    from . import encoding
+
+    return encoding(name, ruleset, max_turns)
 
 
 def _as_action(value: object) -> int:

@@ -35,12 +35,16 @@ contract's turn limit, 400 by default). A game has at most ``2 * max_turns`` act
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from ..core import Game
-from ..games.defiance import Turn
-from .base import MISSING, Encoding, Node, Observation
+from ..games.defiance import Action, CommandMove, Turn
+from ..games.defiance.moves import PLACE, ROTATE
+from ..games.defiance.turns import Turns
+from .base import MISSING, Encoding, Node, Observation, _as_action
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _VECTORS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))  # (dx, dy)
@@ -48,12 +52,23 @@ PLANES = 26
 _ACTION_RE = re.compile(r"([a-z]\d+)([>@])([A-Z]+)")
 _CELL_RE = re.compile(r"([a-z])(\d+)")
 _POINT_RE = re.compile(r"P(\d+)\.(\d+)-P(\d+)\.(\d+)")
+_NONE, _ONE = bytes(8), b"\x01" * 8
+_TURNED = tuple(bytes(int(d != f) for d in range(8)) for f in range(8))
+"""A cell's eight bytes of the mask: no action, every direction, every direction but one."""
 
 
 def sizes(n: int) -> tuple[int, int, int]:
     """(first rotation action, first Command move action, the "none" action) on an ``n`` board."""
     a = 8 * n * n
     return a, 2 * a, 2 * a + 8 * (n + 1) * (n + 1)
+
+
+class Chosen(NamedTuple):
+    """The first decision of a turn made (``node.pending`` during the second): the action, and
+    the Command moves that may follow it."""
+
+    action: Action
+    options: tuple[CommandMove, ...]
 
 
 def _cell_xy(name: str) -> tuple[int, int]:
@@ -78,9 +93,32 @@ class DefianceEncoding(Encoding):
         self.observation_shape = (PLANES, n + 1, n + 1)
         self.pool_size = int(getattr(game, "pool_size", 40))
         self._actions: dict[Any, int] = {}
-        self._commands: dict[Any, int] = {}
         self._cells: dict[str, tuple[int, int]] = {}
         self._points: dict[str, tuple[int, int]] = {}
+        # the tables of the numbers: an engine cell ``c`` is ``j * n + i``, as here
+        cells = range(n * n)
+        rb = self.rotate_base
+        self._place_numbers = tuple(tuple(range(8 * c, 8 * c + 8)) for c in cells)
+        self._rotate_numbers = tuple(
+            tuple(tuple(rb + 8 * c + d for d in range(8) if d != f) for f in range(8))
+            for c in cells
+        )
+        self._action_of: list[Action] = [Action(PLACE, c, d) for c in cells for d in range(8)]
+        self._action_of += [Action(ROTATE, c, d) for c in cells for d in range(8)]
+        self._commands: dict[Any, int] = {}
+        self._command_of: list[CommandMove | None] = []
+        m = n + 1
+        for p in range(m * m):
+            x, y = p % m, p // m
+            for dx, dy in _VECTORS:
+                if 0 <= x + dx <= n and 0 <= y + dy <= n:
+                    move = CommandMove(p, (y + dy) * m + x + dx)
+                    self._commands[move] = self.command_base + len(self._command_of)
+                    self._command_of.append(move)
+                else:
+                    self._command_of.append(None)
+        self._bytes = (n * n + 7) // 8
+        self._chunks = [_NONE] * (2 * n * n) + [bytes(self.num_actions - self.command_base)]
 
     @property
     def max_game_length(self) -> int:
@@ -107,16 +145,7 @@ class DefianceEncoding(Encoding):
         """The number of a Command move (``None``: no Command move) made after ``action``."""
         if command is None:
             return self.none
-        number = self._commands.get(command)
-        if number is None:
-            text = str(Turn(action, command, self.n)).split(";")[1]
-            m = _POINT_RE.fullmatch(text)
-            assert m is not None, text
-            x0, y0, x1, y1 = (int(v) for v in m.groups())
-            d = _VECTORS.index((x1 - x0, y1 - y0))
-            number = self.command_base + (y0 * (self.n + 1) + x0) * 8 + d
-            self._commands[command] = number
-        return number
+        return self._commands[command]
 
     def action_words(self, action: int) -> str:
         """An action in words, whatever the position: ``e5>N``, ``c4@W``, ``P2.2 NE``, ``none``."""
@@ -137,27 +166,101 @@ class DefianceEncoding(Encoding):
         j, i = divmod(c, n)
         return f"{chr(ord('a') + i)}{j + 1}{kind}{DIRECTIONS[d]}"
 
-    def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
-        view = node.pending
-        if view is None:
-            actions = node.state.legal_actions()  # type: ignore[attr-defined]
-            try:
-                return list(map(self._actions.__getitem__, actions)), actions
-            except KeyError:
-                return [self.action_id(a) for a in actions], actions
-        commands = [c for c, _ in view.command_moves]
-        numbers = [self.command_id(view.action, c) for c in commands]
-        return [*numbers, self.none], [*commands, None]
+    def _legal(self, node: Node) -> tuple[list[int], Any]:
+        chosen = node.pending
+        if chosen is not None:
+            commands = self._commands
+            numbers = sorted([commands[c] for c in chosen.options])
+            numbers.append(self.none)
+            return numbers, None
+        turns = node.state.legal_moves()
+        if not isinstance(turns, Turns):  # (the engine lists its turns lazily, as Turns)
+            return sorted(self.action_id(a) for a in node.state.legal_actions()), None  # type: ignore[attr-defined]
+        # the numbers of a cell's actions, joined cell by cell: ascending as they come
+        out: list[int] = []
+        extend = out.extend
+        places, rotations = self._place_numbers, self._rotate_numbers
+        for c in turns.places:
+            extend(places[c])
+        for c, facing in turns.own:
+            extend(rotations[c][facing])
+        return out, None
+
+    def action_mask(self, node: Node) -> npt.NDArray[np.int8]:
+        if node.player < 0 or node.pending is not None:
+            return super().action_mask(node)
+        turns = node.state.legal_moves()
+        if not isinstance(turns, Turns):
+            return super().action_mask(node)
+        # the mask's bytes cell by cell, eight actions (directions) a cell: all eight where
+        # the mover may place, all but the way it faces for each counter of the mover's
+        chunks = self._chunks[:]
+        one = _ONE
+        for c in turns.places:
+            chunks[c] = one
+        cells = self.n * self.n
+        turned = _TURNED
+        for c, facing in turns.own:
+            chunks[cells + c] = turned[facing]
+        return np.frombuffer(bytearray(b"".join(chunks)), np.int8)
+
+    def _what(self, node: Node, action: int) -> Any:
+        chosen = node.pending
+        if chosen is None:
+            if not 0 <= action < self.command_base:
+                return MISSING
+            what = self._action_of[action]
+            turns = node.state.legal_moves()
+            if isinstance(turns, Turns):
+                return what if turns.action_index(what) >= 0 else MISSING
+            return what if what in node.state.legal_actions() else MISSING  # type: ignore[attr-defined]
+        if action == self.none:
+            return None
+        if self.command_base <= action < self.none:
+            command = self._command_of[action - self.command_base]
+            if command is not None and command in chosen.options:
+                return command
+        return MISSING
+
+    def apply(self, node: Node, action: int) -> Node:
+        """The node after ``action``: an action's number is looked up among the position's
+        turns (their lazy sequence knows its actions and the Command moves after each), a
+        Command move's among the moves that may follow; the whole turn is then played as one
+        of the listed turns."""
+        if type(action) is not int:
+            action = _as_action(action)
+        if node.player >= 0:
+            chosen = node.pending
+            state: Any = node.state
+            if chosen is None:
+                if 0 <= action < self.command_base:
+                    what = self._action_of[action]
+                    turns = state.legal_moves()
+                    if isinstance(turns, Turns):
+                        k = turns.action_index(what)
+                        if k >= 0:
+                            if turns.wins(k):  # the action wins: no Command move
+                                return self._turn_done(node, state.play(Turn(what, None, self.n)))
+                            return self._mid_turn(node, Chosen(what, turns.options(k)))
+                    elif self._what(node, action) is not MISSING:
+                        return self._apply_decision(node, action, what)
+            elif action == self.none:
+                return self._turn_done(node, state.play(Turn(chosen.action, None, self.n)))
+            elif self.command_base <= action < self.none:
+                command = self._command_of[action - self.command_base]
+                if command is not None and command in chosen.options:
+                    return self._turn_done(node, state.play(Turn(chosen.action, command, self.n)))
+        raise self._illegal(node, action)
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
         state: Any = node.state
-        view = node.pending
-        if view is None:
+        chosen = node.pending
+        if chosen is None:
             view = state.after_action(what)
             if view.outcome is not None:  # the action wins: no Command move
                 return self._turn_done(node, state.play(Turn(what, None, self.n)))
-            return self._mid_turn(node, view)
-        return self._turn_done(node, state.play(Turn(view.action, what, self.n)))
+            return self._mid_turn(node, Chosen(what, tuple(c for c, _ in view.command_moves)))
+        return self._turn_done(node, state.play(Turn(chosen.action, what, self.n)))
 
     def action_text(self, node: Node, action: int) -> str:
         what = self.what(node, action)
@@ -170,10 +273,11 @@ class DefianceEncoding(Encoding):
         return str(Turn(node.pending.action, what, self.n)).split(";")[1]
 
     def _pending_text(self, node: Node) -> str:
-        view = node.pending
-        text = f"action {Turn(view.action, None, self.n)}"
-        if view.captured:
-            text += f" capturing {' '.join(view.captured)}"
+        action = node.pending.action
+        text = f"action {Turn(action, None, self.n)}"
+        captured = node.state.after_action(action).captured  # type: ignore[attr-defined]
+        if captured:
+            text += f" capturing {' '.join(captured)}"
         return text + "; the Command move next"
 
     # -- observations ----------------------------------------------------------------------
@@ -198,9 +302,10 @@ class DefianceEncoding(Encoding):
         state: Any = node.state
         counters = state.counters()
         pools = state.pools
-        view = node.pending
-        if view is None:
+        chosen = node.pending
+        if chosen is None:
             return counters, pools, None
+        view = state.after_action(chosen.action)
         rebels, imperium = self.sides
         mover = state.to_move
         text = str(Turn(view.action, None, self.n))
@@ -245,15 +350,33 @@ class DefianceEncoding(Encoding):
 
     def observe(self, node: Node, player: int, out: Observation) -> None:
         state: Any = node.state
+        n = self.n
         rebels, imperium = self.sides
-        counters, pools, cell = self.board(node)
-        if cell is not None:
-            y, x = self._cell(cell)
+        # planes 0–15 are the counters by code (1 + direction, 9 + direction): the engine's
+        # bitboards, one mask of cells per code, unpacked at once
+        masks = state.bitboards()[0]
+        size = self._bytes
+        data = b"".join([masks[code].to_bytes(size, "little") for code in range(1, 17)])
+        bits = np.unpackbits(np.frombuffer(data, np.uint8), bitorder="little")
+        out[:16, :n, :n] = bits.reshape(16, 8 * size)[:, : n * n].reshape(16, n, n)
+        pools = state.pools
+        chosen = node.pending
+        if chosen is not None:  # the board after the action and its captures
+            action = chosen.action
+            j, i = divmod(action.cell, n)
+            mover = state.to_move
+            out[:16, j, i] = 0.0
+            out[action.direction + (0 if mover == rebels else 8), j, i] = 1.0
             out[22] = 1.0
-            out[23, y, x] = 1.0
-        for name, (side, direction) in counters.items():
-            y, x = self._cell(name)
-            out[DIRECTIONS.index(direction) + (0 if side == rebels else 8), y, x] = 1.0
+            out[23, j, i] = 1.0
+            pools = dict(pools)
+            if action.kind == PLACE:
+                pools[mover] -= 1
+            captured = state.after_action(action).captured
+            for name in captured:
+                y, x = self._cell(name)
+                out[:16, y, x] = 0.0
+            pools[imperium if mover == rebels else rebels] += len(captured)
         y, x = self._point(state.rebel_command)
         out[16, y, x] = 1.0
         for name in state.imperial_commands:
@@ -275,23 +398,21 @@ class DefianceEncoding(Encoding):
         if node.player < 0:
             return {}
         state: Any = node.state
-        view = node.pending
-        if view is not None:
-            plans = {
-                Turn(view.action, c, self.n): [self.command_id(view.action, c)]
-                for c, _ in view.command_moves
-            }
-            plans[Turn(view.action, None, self.n)] = [self.none]
+        n = self.n
+        none = self.none
+        chosen = node.pending
+        if chosen is not None:
+            plans = {Turn(chosen.action, c, n): [self._commands[c]] for c in chosen.options}
+            plans[Turn(chosen.action, None, n)] = [none]
             return plans
         turns = state.legal_moves()
-        followed = {t.action for t in turns if t.command is not None}
         out: dict[Any, list[int]] = {}
-        for t in turns:
-            first = self.action_id(t.action)
-            if t.command is not None:
-                out[t] = [first, self.command_id(t.action, t.command)]
-            elif t.action in followed or state.after_action(t.action).outcome is None:
-                out[t] = [first, self.none]
-            else:
-                out[t] = [first]  # a winning action ends the game
+        for k, action in enumerate(turns.actions()):
+            first = self.action_id(action)
+            if turns.wins(k):
+                out[Turn(action, None, n)] = [first]  # a winning action ends the game
+                continue
+            out[Turn(action, None, n)] = [first, none]
+            for c in turns.options(k):
+                out[Turn(action, c, n)] = [first, self._commands[c]]
         return out

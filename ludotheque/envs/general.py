@@ -31,13 +31,13 @@ moves, 1,000 by default: no result, "unfinished"; the rules have none).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..core import Game
-from .base import MISSING, Encoding, Node, Observation
+from ..core import Game, IllegalMove
+from ..games.general.moves import FLIGHTS, GENERAL_STEPS, REBEL_STEPS
+from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action
 
 POINTS = (*(f"{c}{r}" for c in "abcde" for r in range(1, 6)), "s1", "s2", "s3", "s4")
 """The 29 points in action order (alphabetical)."""
@@ -102,6 +102,36 @@ def action_words(action: int) -> str:
     return text + (f" capturing {ORIENTATIONS[c]}" if c else "")
 
 
+def _interned() -> tuple[tuple[list[Any], list[Any]], dict[int, int]]:
+    """The engine's moves are built once, at its import (``games.general.moves``), and
+    ``legal_moves()`` lists those very objects: so each action has its move object per side
+    (a rebel's step and the general's step between the same points are two objects; a flight
+    has one per point it may start from, by point) and each object's ``id`` its action: tables
+    that turn a move list into actions and an action into the move to play without reading
+    notation."""
+    rebels: list[Any] = [None] * NUM_ACTIONS
+    general: list[Any] = [None] * NUM_ACTIONS
+    ids: dict[int, int] = {}
+    moves = [(rebels, m) for row in REBEL_STEPS for _, m in row]
+    for row in (*GENERAL_STEPS, *FLIGHTS):
+        for _, plain, captures in row:
+            moves.append((general, plain))
+            moves.extend((general, m) for _, m in captures)
+    for table, move in moves:
+        action = action_of(str(move))
+        ids[id(move)] = action
+        if action >= STEPS:  # a flight: by the point it starts from
+            if table[action] is None:
+                table[action] = {}
+            table[action][move.src] = move
+        else:
+            table[action] = move
+    return (rebels, general), ids
+
+
+_MOVES, _IDS = _interned()
+
+
 class GeneralEncoding(Encoding):
     """Le Général et les rebelles (see the module docstring)."""
 
@@ -121,30 +151,69 @@ class GeneralEncoding(Encoding):
         return self.max_turns
 
     def action_of(self, move: Any) -> int:
-        """The action of an engine move (remembered: moves are values)."""
-        action = self._actions.get(move)
-        if action is None:
-            action = self._actions[move] = action_of(str(move))
+        """The action of an engine move."""
+        action = _IDS.get(id(move))  # (the interned moves live as long as the engine)
+        if action is None:  # a move built elsewhere (parsed, unpickled)
+            action = self._actions.get(move)
+            if action is None:
+                action = self._actions[move] = action_of(str(move))
         return action
 
-    def _legal(self, node: Node) -> tuple[list[int], Sequence[Any]]:
+    def _legal(self, node: Node) -> tuple[list[int], Any]:
         moves = node.state.legal_moves()
         try:
-            return list(map(self._actions.__getitem__, moves)), moves
-        except KeyError:
-            return [self.action_of(m) for m in moves], moves
+            return sorted(map(_IDS.__getitem__, map(id, moves))), None
+        except KeyError:  # moves that are not the interned ones (never, today)
+            return sorted(map(self.action_of, moves)), None
+
+    def _what(self, node: Node, action: int) -> Any:
+        legal = node.legal if node.legal is not None else self._legal_of(node)
+        return self._move(node, action) if action in legal else MISSING
+
+    def _move(self, node: Node, action: int) -> Any:
+        """The move object of ``action`` for the player to move (``None``: no such move)."""
+        move = _MOVES[node.player][action]
+        if action >= STEPS and move is not None:  # a flight, from where the general stands
+            return move.get(POINT_INDEX[node.state.general])  # type: ignore[attr-defined]
+        return move
+
+    def apply(self, node: Node, action: int) -> Node:
+        """The node after ``action``: the action's move is played as it is (the engine checks
+        it in a few operations; no list of legal actions is needed)."""
+        if type(action) is not int:
+            action = _as_action(action)
+        player = node.player
+        if player >= 0 and 0 <= action < NUM_ACTIONS:
+            move = _MOVES[player][action] if action < STEPS else self._move(node, action)
+            if move is not None:
+                try:
+                    state: Any = node.state.play(move)
+                except IllegalMove:
+                    raise self._illegal(node, action) from None
+                return self._played(node, state, action)
+        elif player == CHANCE_PLAYER:
+            return self._apply_chance(node, action)
+        raise self._illegal(node, action)
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
-        before: Any = node.state
-        state: Any = before.play(what)
+        return self._played(node, node.state.play(what), action)
+
+    def _played(self, node: Node, state: Any, action: int) -> Node:
+        """The node after the move of ``action`` (``state``): the history of positions grows,
+        or starts again after a capture or the flight, which can never be undone."""
         h = hash(state)
-        # a capture or the flight can never be undone: no position before it comes back
-        if (
-            state.rebel_count != before.rebel_count
-            or state.flight_available != before.flight_available
-        ):
-            return self._node(state, node.turns + 1, (h,), (state,))
-        return self._node(state, node.turns + 1, (*node.seen, h), (*node.seen_states, state))
+        turns = node.turns + 1
+        if action >= STEPS or action % 5:
+            seen: tuple[int, ...] = (h,)
+            history: Any = (state, None)
+        else:
+            seen = (*node.seen, h)
+            history = (state, node.history)
+            if seen.count(h) >= 3:  # perhaps a threefold repetition: the shared ending
+                return self._node(state, turns, seen, history)
+        if turns < self.max_turns and state.outcome() is None:  # the sides take turns
+            return Node(state, None, turns, seen, history, None, False, 1 - node.player)
+        return self._node(state, turns, seen, history)
 
     def observe(self, node: Node, player: int, out: Observation) -> None:
         state: Any = node.state
@@ -167,4 +236,6 @@ class GeneralEncoding(Encoding):
         return action_words(action) if move is MISSING else str(move)
 
     def turn_plans(self, node: Node) -> dict[Any, list[int]]:
-        return {move: [action] for action, move in self.legal(node).items()}
+        if node.player < 0:
+            return {}
+        return {move: [self.action_of(move)] for move in node.state.legal_moves()}

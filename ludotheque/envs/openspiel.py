@@ -125,17 +125,20 @@ class LudothequeGame(pyspiel.Game):  # type: ignore[misc]
 
 class LudothequeState(pyspiel.State):  # type: ignore[misc]
     """A state of one of our games in OpenSpiel. ``node`` is the encoding's node, and
-    ``node.state`` the engine state (at the start of the turn while it is half chosen)."""
+    ``node.state`` the engine state (at the start of the turn while it is half chosen).
+
+    Its Python attributes are the encoding (shared by clones, pickled by name) and the node
+    (an immutable value: clones share it)."""
 
     def __init__(self, game: LudothequeGame, enc: Encoding) -> None:
         super().__init__(game)
-        self._key = (enc.name, enc.ruleset, enc.max_turns)
+        self._enc = enc
         self._node = enc.initial()
 
     @property
     def encoding(self) -> Encoding:
         """The game's encoding."""
-        return _encoding(*self._key)
+        return self._enc
 
     @property
     def node(self) -> Node:
@@ -146,30 +149,30 @@ class LudothequeState(pyspiel.State):  # type: ignore[misc]
         return self._node.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self._node.player:
+        node = self._node
+        if player != node.player:
             return []
-        return _encoding(*self._key).legal_actions(self._node)
+        return self._enc.legal_actions(node)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return _encoding(*self._key).chance_outcomes(self._node)
+        return self._enc.chance_outcomes(self._node)
 
     def _apply_action(self, action: int) -> None:
-        self._node = _encoding(*self._key).apply(self._node, int(action))
+        self._node = self._enc.apply(self._node, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        enc = _encoding(*self._key)
         if self._node.is_chance:
-            return enc.chance_text(self._node, int(action))
-        return enc.action_text(self._node, int(action))
+            return self._enc.chance_text(self._node, int(action))
+        return self._enc.action_text(self._node, int(action))
 
     def is_terminal(self) -> bool:
         return self._node.outcome is not None
 
     def returns(self) -> list[float]:
-        return _encoding(*self._key).returns(self._node)
+        return self._enc.returns(self._node)
 
     def __str__(self) -> str:
-        return _encoding(*self._key).describe(self._node)
+        return self._enc.describe(self._node)
 
 
 class BoardObserver:

@@ -41,9 +41,10 @@ from pettingzoo.utils import (  # type: ignore[import-untyped, import-not-found,
 
 from ..core import IllegalMove
 from . import encoding as make_encoding
-from .base import Node
+from .base import CHANCE_PLAYER, Node
 
 AGENTS = ("player_0", "player_1")
+_PLAYER = {agent: i for i, agent in enumerate(AGENTS)}
 
 
 def env(
@@ -53,7 +54,13 @@ def env(
     max_turns: int | None = None,
 ) -> Any:
     """The AEC environment of ``game`` with ``ruleset``, wrapped as PettingZoo's classic games."""
-    environment = raw_env(game, ruleset, render_mode, max_turns)
+    return wrap(raw_env(game, ruleset, render_mode, max_turns))
+
+
+def wrap(environment: raw_env) -> Any:
+    """``environment`` in PettingZoo's standard wrappers, as its classic games are: an illegal
+    action loses the game (with a warning), an action out of range fails an assertion, and the
+    calls must come in order."""
     environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
@@ -96,7 +103,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = AGENTS[0]
         self._rng: random.Random | None = None
         self._node: Node = enc.initial()
-        self._no_mask = np.zeros(enc.num_actions, np.int8)
 
     # -- the AEC interface -----------------------------------------------------------------
 
@@ -126,13 +132,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         node = self._node
-        player = AGENTS.index(agent)
+        player = _PLAYER[agent]
         enc = self.encoding
-        mask = (
-            enc.action_mask(node)
-            if agent == self.agent_selection and node.player == player
-            else self._no_mask.copy()
-        )
+        if node.player == player and agent == self.agent_selection:
+            mask = enc.action_mask(node)
+        else:
+            mask = np.zeros(enc.num_actions, np.int8)
         return {"observation": enc.observation(node, player), "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -140,12 +145,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        if type(action) is not int:
+            if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+                raise IllegalMove(f"an action is an integer, not {action!r}")
             action = int(action)
-        else:
-            raise IllegalMove(f"an action is an integer, not {action!r}")
         self._cumulative_rewards[agent] = 0.0
-        node = self._node = self._roll(self.encoding.apply(self._node, action))
+        node = self.encoding.apply(self._node, action)
+        if node.player == CHANCE_PLAYER:
+            node = self._roll(node)
+        self._node = node
         if node.outcome is None:
             self.agent_selection = AGENTS[node.player]
             return
@@ -156,7 +164,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             ended[a] = True
             self.infos[a] = {"winner": node.outcome.winner, "reason": node.outcome.reason}
         self._accumulate_rewards()
-        self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+        self.agent_selection = AGENTS[1 - _PLAYER[agent]]
 
     def render(self) -> str | None:
         """The terminal board (with ``render_mode="ansi"``)."""

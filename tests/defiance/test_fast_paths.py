@@ -33,6 +33,7 @@ def plain_turns(s: DefianceState) -> list[Turn]:
     of the first engine: placements by cell and direction, then rotations, each action alone
     and then with each of its Command moves."""
     n = s.game.geo.n
+    s = parse(n, s.position())  # a fresh copy: nothing listed, so every answer is checked
     out: list[Turn] = []
     for kind in (PLACE, ROTATE):
         for c in range(n * n):
@@ -57,7 +58,9 @@ def check(s: DefianceState, rng: random.Random) -> None:
     assert isinstance(turns, Turns)
     assert len(turns) == len(expected) == s.count_legal_moves()
     assert list(turns) == expected and turns == expected
-    assert s.legal_actions() == list(dict.fromkeys(t.action for t in expected))
+    actions = list(dict.fromkeys(t.action for t in expected))
+    assert s.legal_actions() == actions == turns.actions()
+    check_factored_view(s, actions, rng)
     for i in rng.sample(range(len(expected)), min(60, len(expected))):
         t = expected[i]
         assert turns[i] == t and turns[i - len(expected)] == t
@@ -159,3 +162,37 @@ def test_shared_boards_and_kept_features_are_exact(seed: int, n: int) -> None:
     assert fresh == children
     again = [game.evaluate(c, side) for c in fresh for side in ("rebels", "imperium")]
     assert values == again
+
+
+def check_factored_view(s: DefianceState, actions: list[Action], rng: random.Random) -> None:
+    """The factored view of a position whose turns are listed (answered from them) against a
+    fresh copy's (checked action by action): the same views, numbers and winning actions."""
+    n = s.game.geo.n
+    turns = s.legal_moves()
+    assert isinstance(turns, Turns)
+    assert turns.action_count() == len(actions)
+    assert [c for c, _ in turns.own] == sorted({a.cell for a in actions if a.kind == ROTATE})
+    assert list(turns.places) == sorted({a.cell for a in actions if a.kind == PLACE})
+    for k in rng.sample(range(len(actions)), min(40, len(actions))):
+        action = actions[k]
+        assert turns.action_at(k) == action and turns.action_index(action) == k
+        fresh = parse(n, s.position())
+        view = s.after_action(action)
+        assert view == fresh.after_action(action)
+        assert turns.wins(k) == (view.outcome is not None)
+        assert turns.options(k) == tuple(cm for cm, _ in view.command_moves)
+    for kind in (PLACE, ROTATE):  # actions not listed: -1, and the checked path's error
+        for c in rng.sample(range(n * n), 5):
+            for d in range(8):
+                action = Action(kind, c, d)
+                if action in actions:
+                    continue
+                assert turns.action_index(action) == -1
+                with pytest.raises(IllegalMove) as listed:
+                    s.after_action(action)
+                with pytest.raises(IllegalMove) as fresh_error:
+                    parse(n, s.position()).after_action(action)
+                assert str(listed.value) == str(fresh_error.value)
+    assert turns.action_index((PLACE, 0, 0)) == turns.action_index(Action(PLACE, 0, 0))
+    with pytest.raises(IllegalMove):
+        s.after_action((PLACE, 0, 0))  # type: ignore[arg-type]  # not an Action

@@ -51,6 +51,11 @@ FOUR_SECTORS = "four-sectors"
 NO_MOVE = "no-move"
 POOL = 40
 _UNSET: Any = object()
+_WON = Outcome(REBELS, FOUR_SECTORS)
+
+Mid = tuple[Action, tuple[int, ...], tuple[int, int], bool, Bitboards, int]
+"""The board after a legal action: (action, cells, pools, whether it wins, bitboards, the cell
+it captured or -1)."""
 
 # -- the turn, part by part ----------------------------------------------------------------
 
@@ -94,7 +99,7 @@ class _Fields:
     _outcome: Outcome | None
     _bits: Bitboards
     _counts: list[int]
-    _mid: tuple[Action, tuple[int, ...], tuple[int, int], bool, Bitboards]
+    _mid: Mid
 
 
 class DefianceState(_Fields, State):
@@ -219,10 +224,14 @@ class DefianceState(_Fields, State):
         over = self.outcome()
         if over is not None:
             raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
-        geo = self._game.geo
+        moves = self._moves
+        if isinstance(moves, Turns) and isinstance(action, Action):
+            k = moves.action_index(action)  # a listed action: its Command moves are known
+            if k >= 0:
+                return self._view(action, moves.options(k))
+        cell_names = self._game.geo.cell_names
         mid = self._after_action(action)
-        cell_names = geo.cell_names
-        outcome = Outcome(REBELS, FOUR_SECTORS) if mid.won else None
+        outcome = _WON if mid.won else None
         options = (
             ()
             if mid.won
@@ -231,6 +240,39 @@ class DefianceState(_Fields, State):
             )
         )
         return ActionView(action, tuple(cell_names[c] for c in mid.captured), outcome, options)
+
+    def _view(self, action: Action, options: tuple[CommandMove, ...]) -> ActionView:
+        """``after_action`` of a listed action, whose Command moves the listed turns know: the
+        board after it is the one its turns are played on (kept, see ``_apply``); only the
+        captures of the Command moves are left to find."""
+        mid = self._mid
+        if mid is _UNSET or mid[0] != action:
+            mid = self._mid_board(action)
+            object.__setattr__(self, "_mid", mid)
+        _, cells, _, won, _, taken = mid
+        cell_names = self._game.geo.cell_names
+        captured = (cell_names[taken],) if taken >= 0 else ()
+        if won:
+            return ActionView(action, captured, _WON, ())
+        geo = self._game.geo
+        side = self._side
+        commands = (self._rebel,) if side == 0 else self._imperial
+        before = {geo.point_sector[p] for p in commands}
+        sector = geo.point_sector
+        return ActionView(
+            action,
+            captured,
+            None,
+            tuple(
+                (
+                    cm,
+                    ()
+                    if sector[cm.dst] < 0 or sector[cm.dst] in before
+                    else tuple(cell_names[t] for t in entering(geo, cells, cm.dst, side, before)),
+                )
+                for cm in options
+            ),
+        )
 
     def parse_action(self, text: str) -> Action:
         """The action (first part of a turn) that ``text`` names, e.g. ``e5>N`` or ``c4@W``."""
@@ -378,7 +420,7 @@ class DefianceState(_Fields, State):
         if mid is _UNSET or mid[0] != action:
             mid = self._mid_board(action)
             object.__setattr__(self, "_mid", mid)
-        _, cells, pools, won, bits = mid
+        _, cells, pools, won, bits, _ = mid
         command = move.command
         side = self._side
         if command is None:
@@ -418,10 +460,9 @@ class DefianceState(_Fields, State):
         over = won or rebel in imperial
         return _make(self._game, cells, pools, rebel, imperial, -1 if over else 1 - side, bits)
 
-    def _mid_board(
-        self, action: Action
-    ) -> tuple[Action, tuple[int, ...], tuple[int, int], bool, Bitboards]:
-        """(action, cells, pools, whether it wins, bitboards) after a legal action."""
+    def _mid_board(self, action: Action) -> Mid:
+        """(action, cells, pools, whether it wins, bitboards, the cell captured or -1) after a
+        legal action."""
         geo = self._game.geo
         side = self._side
         c, d = action.cell, action.direction
@@ -458,7 +499,7 @@ class DefianceState(_Fields, State):
             and action.kind == PLACE
             and completes_win(geo, self._cells, c, self._control_counts())
         )
-        return action, tuple(cells), (pools[0], pools[1]), won, (tuple(out), rebel, imperial)
+        return action, tuple(cells), (pools[0], pools[1]), won, (tuple(out), rebel, imperial), t
 
     def _command_options(self, mid: AfterAction) -> list[tuple[CommandMove, tuple[int, ...]]]:
         """Each legal Command move after the action, with the counters it captures."""

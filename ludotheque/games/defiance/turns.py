@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, overload
 
 from .board import (
@@ -34,6 +35,21 @@ if TYPE_CHECKING:
     from .rules import DefianceState
 
 Options = tuple[CommandMove, ...]
+ActionTables = tuple[tuple[tuple[Action, ...], ...], tuple[tuple[tuple[Action, ...], ...], ...]]
+
+
+@cache
+def action_tables(n: int) -> ActionTables:
+    """Every action of an ``n``×``n`` board, built once: ``places[c]`` the eight placements in
+    cell ``c`` (by direction), ``rotations[c][f]`` the seven rotations of a counter in ``c``
+    facing ``f`` (by direction, ``f`` left out). Listing actions then only joins these tuples:
+    building an ``Action`` costs more than looking one up."""
+    places = tuple(tuple(Action(PLACE, c, d) for d in range(8)) for c in range(n * n))
+    rotations = tuple(
+        tuple(tuple(Action(ROTATE, c, d) for d in range(8) if d != f) for f in range(8))
+        for c in range(n * n)
+    )
+    return places, rotations
 
 
 class Turns(Sequence[Turn]):
@@ -52,6 +68,8 @@ class Turns(Sequence[Turn]):
         "_special_index",
         "_special_starts",
         "_step",
+        "_tables",
+        "_wins",
     )
 
     def __init__(
@@ -61,12 +79,16 @@ class Turns(Sequence[Turn]):
         own: Sequence[tuple[int, int]],
         base: Options,
         special: dict[int, Options],
+        wins: int = 0,
     ) -> None:
         """``places``: the cells where the mover may place (ascending); ``own``: the mover's
         counters as ``(cell, facing)`` (ascending); ``base``: the Command moves that may follow
         an action; ``special``: action index → its Command moves, for the actions after which
-        they are not ``base`` (captures; a winning placement has none)."""
+        they are not ``base`` (captures; a winning placement has none); ``wins``: the mask of
+        the cells where a placement wins the game (in every direction)."""
         self._n = n
+        self._tables = action_tables(n)
+        self._wins = wins
         self._places = tuple(places)
         self._own = tuple(own)
         self._place_mask = sum(1 << c for c in self._places)
@@ -110,23 +132,10 @@ class Turns(Sequence[Turn]):
         n = self._n
         base = self._base
         special = self._special
-        k = 0
-        for c in self._places:
-            for d in range(8):
-                action = Action(PLACE, c, d)
-                yield Turn(action, None, n)
-                for command in special.get(k, base) if special else base:
-                    yield Turn(action, command, n)
-                k += 1
-        for c, facing in self._own:
-            for d in range(8):
-                if d == facing:
-                    continue
-                action = Action(ROTATE, c, d)
-                yield Turn(action, None, n)
-                for command in special.get(k, base) if special else base:
-                    yield Turn(action, command, n)
-                k += 1
+        for k, action in enumerate(self.actions()):
+            yield Turn(action, None, n)
+            for command in special.get(k, base) if special else base:
+                yield Turn(action, command, n)
 
     def __contains__(self, value: object) -> bool:
         if not isinstance(value, Turn) or value.n != self._n:
@@ -177,13 +186,49 @@ class Turns(Sequence[Turn]):
 
     def actions(self) -> list[Action]:
         """The actions, in order: placements then rotations."""
-        out = [Action(PLACE, c, d) for c in self._places for d in range(8)]
-        out.extend(Action(ROTATE, c, d) for c, facing in self._own for d in range(8) if d != facing)
+        places, rotations = self._tables
+        out: list[Action] = []
+        extend = out.extend
+        for c in self._places:
+            extend(places[c])
+        for c, facing in self._own:
+            extend(rotations[c][facing])
         return out
 
     def options(self, k: int) -> Options:
-        """The Command moves that may follow action number ``k``."""
-        return self._special.get(k, self._base)
+        """The Command moves that may follow action number ``k`` (none after a winning one)."""
+        return self._special.get(k, self._base) if self._special else self._base
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """The cells where the mover may place, ascending (each with the eight directions)."""
+        return self._places
+
+    @property
+    def own(self) -> tuple[tuple[int, int], ...]:
+        """The mover's counters as ``(cell, facing)``, ascending (each turns seven ways)."""
+        return self._own
+
+    def action_at(self, k: int) -> Action:
+        """Action number ``k`` (0 ≤ k < ``action_count()``), in the order of ``actions()``."""
+        places = 8 * len(self._places)
+        if k < places:
+            return self._tables[0][self._places[k >> 3]][k & 7]
+        c, facing = self._own[(k - places) // 7]
+        return self._tables[1][c][facing][(k - places) % 7]
+
+    def action_index(self, action: Any) -> int:
+        """The number of ``action`` among these actions (its place in ``actions()``), or -1
+        when it is not one of them."""
+        return self._action_index(action)
+
+    def wins(self, k: int) -> bool:
+        """Whether action number ``k`` wins the game (no Command move follows it)."""
+        return (
+            bool(self._wins)
+            and k < 8 * len(self._places)
+            and bool((self._wins >> self._places[k >> 3]) & 1)
+        )
 
     def _action_index(self, action: Any) -> int:
         """The number of ``action`` among these actions, or -1."""
@@ -254,13 +299,7 @@ class Turns(Sequence[Turn]):
 
     def _build(self, k: int, j: int) -> Turn:
         """Turn ``j`` (0: the action alone) of action number ``k``."""
-        places = 8 * len(self._places)
-        if k < places:
-            action = Action(PLACE, self._places[k >> 3], k & 7)
-        else:
-            c, facing = self._own[(k - places) // 7]
-            d = (k - places) % 7
-            action = Action(ROTATE, c, d + 1 if d >= facing else d)
+        action = self.action_at(k)
         if j == 0:
             return Turn(action, None, self._n)
         options = self._special.get(k, self._base) if self._special else self._base
@@ -322,12 +361,14 @@ def plan(state: DefianceState) -> Turns:
                     special[rotations + 7 * i + (d if d < facing else d - 1)] = tuple(
                         cm for cm, _ in state._command_options(mid)
                     )
+    wins = 0
     if side == 0 and places:
         counts = state._control_counts()
         if sum(1 for k in counts if k) == 3:  # a placement wins only in the missing sector
             missing = geo.sector_masks[counts.index(0)]
             for i, c in enumerate(places):
                 if (missing >> c) & 1 and completes_win(geo, cells, c, counts):
+                    wins |= 1 << c
                     for d in range(8):
                         special[8 * i + d] = ()
-    return Turns(geo.n, places, own, base, special)
+    return Turns(geo.n, places, own, base, special, wins)
