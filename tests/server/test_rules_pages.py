@@ -7,7 +7,9 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+import ludotheque
 from ludotheque.server import diagrams
+from ludotheque.solve import probe
 
 GAMES = ("general", "backgammon", "defiance")
 
@@ -54,3 +56,20 @@ def test_a_backgammon_diagram_draws_the_engine_position() -> None:
     assert hit.count('class="bg-move"') == 2 and hit.count('class="bg-hit"') == 1
     off = diagrams.backgammon("W[6x2,5x3,4x3,3x2,2x3] B[13x5,8x5,7x3,6x2] w 64", "6/off 4/off")
     assert off.count('class="off white"') == 4  # two were off already
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "fact"),
+    [
+        ("en", "Who wins?", "rebels always win"),
+        ("fr", "Qui gagne ?", "les rebelles gagnent toujours"),
+    ],
+)
+def test_the_general_rules_say_who_wins(
+    client: TestClient, lang: str, heading: str, fact: str
+) -> None:
+    """The solved value (ludotheque.solve's summary) is on the rules page."""
+    start = probe(ludotheque.load("general").start())
+    assert start is not None and start.winner == "rebels"
+    html = client.get("/rules/general", headers={"accept-language": lang}).text
+    assert f"<h2>{heading}</h2>" in html and fact in html
