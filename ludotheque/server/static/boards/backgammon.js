@@ -25,14 +25,6 @@ const CUBE_WORDS = new Set(["roll", "double", "take", "drop", "accept", "decline
 export const isCubeWord = (text) => CUBE_WORDS.has(text) || /^resign (single|gammon|backgammon)$/.test(text);
 const RESIGNS = ["single", "gammon", "backgammon"];
 
-// the style sheet of this board's own parts (the cube, its buttons), once per page
-if (!document.querySelector('link[data-board="backgammon"]')) {
-  const link = document.createElement("link");
-  Object.assign(link, { rel: "stylesheet", href: "/static/boards/backgammon.css" });
-  link.dataset.board = "backgammon";
-  document.head.append(link);
-}
-
 const W = 800;
 const H = 600;
 const PW = 50; // point width
