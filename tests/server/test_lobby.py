@@ -223,7 +223,9 @@ def test_bad_seeks_are_refused(client: TestClient) -> None:
     for spec, code in (
         ({"game": "chess"}, 400),
         ({"game": "general", "control": "3+12d"}, 400),
-        ({"game": "backgammon", "ruleset": "money"}, 400),
+        # money games are in the lobby, casual only (see points.py)
+        ({"game": "backgammon", "ruleset": "money", "control": "5+12d", "rated": True}, 400),
+        ({"game": "backgammon", "ruleset": "nackgammon"}, 400),
         ({"game": "general", "side": "white"}, 400),
     ):
         assert alice.post("/api/lobby/seeks", spec).status_code == code, spec
