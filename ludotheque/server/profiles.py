@@ -118,8 +118,11 @@ def leaderboard(db: Session, game: str, ruleset: str) -> Board:
 
 
 def boards() -> list[tuple[str, str]]:
-    """Every game and ruleset with a leaderboard."""
-    return [(g, r) for g, rulesets in RATED_RULESETS.items() for r in rulesets]
+    """Every game and ruleset with a leaderboard (not the casual ones: backgammon's money)."""
+    from .points import CASUAL
+
+    return [(g, r) for g, rulesets in RATED_RULESETS.items() for r in rulesets
+            if (g, r) not in CASUAL]  # fmt: skip
 
 
 # -- the chart ---------------------------------------------------------------------------------
