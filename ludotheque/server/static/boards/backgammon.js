@@ -648,7 +648,8 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       }
       return true;
     });
-    const side = snap.to_move;
+    // the side whose roll it is (not the side answering its offer to resign)
+    const side = { w: "white", b: "black" }[parsePosition(snap.position).side] || snap.to_move;
     const cx = side === bottom ? BAR_X + BAR_W + 150 : LEFT + 150;
     const size = all.length === 4 ? 34 : 44;
     all.forEach((d, i) => {
