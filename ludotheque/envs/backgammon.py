@@ -66,6 +66,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..core import Game, IllegalMove, State
+from ..games.backgammon.moves import Play
 from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action
 
 PASS = 150
@@ -139,6 +140,14 @@ class TurnSoFar(NamedTuple):
         return left
 
 
+_new_tuple = tuple.__new__
+
+
+def _turn(parts: tuple[tuple[Any, ...], tuple[Any, ...]]) -> TurnSoFar:
+    """``TurnSoFar(plays, done)``, built without the named tuple's argument checks."""
+    return _new_tuple(TurnSoFar, parts)
+
+
 class Choice(NamedTuple):
     """What a checker action plays: the single move (``(src, dst, die, hit)``) and the legal
     plays that go on with it."""
@@ -174,7 +183,7 @@ class BackgammonEncoding(Encoding):
         return node.pending is not None and bool(node.pending.done)
 
     def _begin(self, state: State) -> Any:
-        return TurnSoFar(tuple(state.legal_moves()), ())
+        return _turn((tuple(state.legal_moves()), ()))
 
     def _next_game(self, state: State) -> State | None:
         if not self.match:
@@ -188,7 +197,7 @@ class BackgammonEncoding(Encoding):
         over the plays left)."""
         plays, done = node.pending
         first = plays[0]
-        if not hasattr(first, "raw"):  # cube decisions
+        if type(first) is not Play:  # cube decisions
             cube = {CUBE + CUBE_ACTIONS.index(str(m).split()[0]): m for m in plays}
             return sorted(cube), cube
         if not first.raw:
@@ -217,13 +226,22 @@ class BackgammonEncoding(Encoding):
     def apply(self, node: Node, action: int) -> Node:
         if type(action) is not int:
             action = _as_action(action)
-        if node.player >= 0:
+        player = node.player
+        if player >= 0:
             if node.legal is None:
                 self._legal_of(node)
             what = node.cache.get(action, MISSING)
-            if what is not MISSING:
-                return self._apply_decision(node, action, what)
-        elif node.player == CHANCE_PLAYER:
+            if what is MISSING:
+                raise self._illegal(node, action)
+            if action < PASS:  # a checker: the plays that go on with it
+                step, left = what
+                done = node.pending.done
+                if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
+                    return self._turn_done(node, node.state.play(left[0]))
+                pending = _turn((tuple(left), (*done, step)))
+                return Node(node.state, pending, node.turns, (), None, None, False, player)
+            return self._apply_decision(node, action, what)
+        if player == CHANCE_PLAYER:
             return self._apply_chance(node, action)
         raise self._illegal(node, action)
 
@@ -236,7 +254,27 @@ class BackgammonEncoding(Encoding):
         done = node.pending.done
         if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
             return self._turn_done(node, node.state.play(left[0]))
-        return self._mid_turn(node, TurnSoFar(tuple(left), (*done, step)))
+        return self._mid_turn(node, _turn((tuple(left), (*done, step))))
+
+    def _turn_done(self, node: Node, state: State) -> Node:
+        turns = node.turns + 1
+        if turns < self.max_turns and state.outcome() is None:
+            return self._going_on(state, turns)
+        return self._node(state, turns, (), None)
+
+    def _after_chance(self, node: Node, state: State) -> Node:
+        if state.outcome() is None:  # (a chance node is never at the turn limit)
+            return self._going_on(state, node.turns)
+        return self._node(state, node.turns, (), None)
+
+    def _going_on(self, state: State, turns: int) -> Node:
+        """The node of ``state``, the game going on (no repetition rule in backgammon)."""
+        player = self._players[state.to_move]
+        if player < 0:
+            return Node(state, None, turns, (), None, None, False, player)
+        return Node(
+            state, _turn((tuple(state.legal_moves()), ())), turns, (), None, None, False, player
+        )
 
     def returns(self, node: Node) -> list[float]:
         outcome = node.outcome
@@ -261,7 +299,7 @@ class BackgammonEncoding(Encoding):
         return known
 
     def chance_outcomes(self, node: Node) -> list[tuple[int, float]]:
-        if not node.is_chance:
+        if node.player != CHANCE_PLAYER:
             return []
         return self._chance(node)[0][:]
 
@@ -297,38 +335,41 @@ class BackgammonEncoding(Encoding):
         me, other = self.sides[player], self.sides[1 - player]
         boards = self.boards(node)
         own, opp = boards[me], boards[other]
-        out[:_OPP] = _UNITS[own[1:25]].ravel()
-        out[_OPP:_BAR] = _UNITS[opp[24:0:-1]].ravel()  # in the observer's numbering
-        out[_BAR] = own[25] / 15
-        out[_BAR + 1] = opp[25] / 15
-        out[_OFF] = own[0] / 15
-        out[_OFF + 1] = opp[0] / 15
+        # the points through the table, the opponent's in the observer's numbering; the rest
+        # (the numbers from 192 on) as a list, written at once
+        out[:_BAR] = _UNITS[own[1:25] + opp[24:0:-1]].ravel()
+        tail = [0.0] * (SHAPE[0] - _BAR)
+        tail[0] = own[25] / 15
+        tail[1] = opp[25] / 15
+        tail[_OFF - _BAR] = own[0] / 15
+        tail[_OFF + 1 - _BAR] = opp[0] / 15
         if node.pending is not None:
             for die in node.pending.dice_left(state):
-                out[_DICE + die - 1] += 0.25
+                tail[_DICE - _BAR + die - 1] += 0.25
         side = state.side
         if side is not None and node.outcome is None:
-            out[_TURN if side == me else _TURN + 1] = 1.0
+            tail[(_TURN if side == me else _TURN + 1) - _BAR] = 1.0
         if self.game.cap:  # type: ignore[attr-defined]
-            out[_CAP] = 1.0
+            tail[_CAP - _BAR] = 1.0
         stakes = getattr(state, "stakes", None)
         if stakes is not None:
             me_i = player
-            out[_CUBE] = min(1.0, math.log2(stakes.value) / 15)
+            tail[_CUBE - _BAR] = min(1.0, math.log2(stakes.value) / 15)
             if stakes.owner >= 0:
-                out[_OWN if stakes.owner == me_i else _OWN + 1] = 1.0
+                tail[(_OWN if stakes.owner == me_i else _OWN + 1) - _BAR] = 1.0
             if stakes.pending == _DOUBLED_PENDING:
-                out[_DOUBLED] = 1.0
+                tail[_DOUBLED - _BAR] = 1.0
             if node.outcome is None and state.may_double(me):
-                out[_MAY] = 1.0
+                tail[_MAY - _BAR] = 1.0
             if stakes.length:
-                out[_SCORE] = min(1.0, stakes.score[me_i] / stakes.length)
-                out[_SCORE + 1] = min(1.0, stakes.score[1 - me_i] / stakes.length)
-                out[_LENGTH] = min(1.0, stakes.length / 25)
+                tail[_SCORE - _BAR] = min(1.0, stakes.score[me_i] / stakes.length)
+                tail[_SCORE + 1 - _BAR] = min(1.0, stakes.score[1 - me_i] / stakes.length)
+                tail[_LENGTH - _BAR] = min(1.0, stakes.length / 25)
             if stakes.crawford:
-                out[_CRAWFORD] = 1.0
+                tail[_CRAWFORD - _BAR] = 1.0
             if stakes.gammons_count():
-                out[_GAMMONS] = 1.0
+                tail[_GAMMONS - _BAR] = 1.0
+        out[_BAR:] = tail
 
     def action_text(self, node: Node, action: int) -> str:
         what = self.what(node, action)

@@ -206,6 +206,9 @@ class Encoding(ABC):
     """The largest return (a win); the smallest is its opposite."""
     has_pending: bool = True
     """False when a turn is one decision (nothing is ever half chosen)."""
+    legal_sorted: bool = True
+    """False when ``_legal`` lists the actions in no particular order (``legal_actions`` sorts
+    them; a mask needs no order)."""
 
     def __init__(self, game: Game, max_turns: int | None = None) -> None:
         self.game = game
@@ -229,8 +232,9 @@ class Encoding(ABC):
 
     @abstractmethod
     def _legal(self, node: Node) -> tuple[list[int], Any]:
-        """The legal actions of a decision node, ascending, and whatever the encoding keeps to
-        play them (``node.cache``); computed once per node."""
+        """The legal actions of a decision node, ascending (unless ``legal_sorted`` is false),
+        and whatever the encoding keeps to play them (``node.cache``); computed once per
+        node."""
 
     @abstractmethod
     def _what(self, node: Node, action: int) -> Any:
@@ -314,7 +318,7 @@ class Encoding(ABC):
         legal = node.legal
         if legal is None:
             legal = self._legal_of(node)
-        return legal[:]
+        return legal[:] if self.legal_sorted else sorted(legal)
 
     def _legal_of(self, node: Node) -> list[int]:
         """``node.legal``, computed and kept on first use (with ``node.cache``)."""

@@ -53,6 +53,16 @@ _AREA = 7 * 5
 _FLAT = {name: y * 5 + x for name, (y, x) in GRID.items()}
 _BOARD = np.zeros((7, 5), np.float32)
 _BOARD[tuple(zip(*GRID.values(), strict=True))] = 1.0
+_TEMPLATES = {
+    (flight, rebels, first): np.concatenate(
+        [_BOARD.ravel()] + [np.full(_AREA, float(on), np.float32) for on in (flight, rebels, first)]
+    )
+    for flight in (False, True)
+    for rebels in (False, True)
+    for first in (False, True)
+}
+"""Planes 2–5 (the board; the flight available; the rebels to move; the observer plays the
+rebels), flat, for each of the eight cases."""
 ORIENTATIONS = ("", "N-S", "NE-SW", "E-W", "SE-NW")
 STEPS = len(POINTS) * 8 * 5  # 1160
 NUM_ACTIONS = STEPS + len(POINTS) * 5  # 1305
@@ -102,7 +112,7 @@ def action_words(action: int) -> str:
     return text + (f" capturing {ORIENTATIONS[c]}" if c else "")
 
 
-def _interned() -> tuple[tuple[list[Any], list[Any]], dict[int, int]]:
+def _interned() -> tuple[tuple[list[Any], list[Any]], dict[int, int], dict[Any, int]]:
     """The engine's moves are built once, at its import (``games.general.moves``), and
     ``legal_moves()`` lists those very objects: so each action has its move object per side
     (a rebel's step and the general's step between the same points are two objects; a flight
@@ -112,6 +122,7 @@ def _interned() -> tuple[tuple[list[Any], list[Any]], dict[int, int]]:
     rebels: list[Any] = [None] * NUM_ACTIONS
     general: list[Any] = [None] * NUM_ACTIONS
     ids: dict[int, int] = {}
+    by_value: dict[Any, int] = {}
     moves = [(rebels, m) for row in REBEL_STEPS for _, m in row]
     for row in (*GENERAL_STEPS, *FLIGHTS):
         for _, plain, captures in row:
@@ -119,17 +130,20 @@ def _interned() -> tuple[tuple[list[Any], list[Any]], dict[int, int]]:
             moves.extend((general, m) for _, m in captures)
     for table, move in moves:
         action = action_of(str(move))
-        ids[id(move)] = action
+        ids[id(move)] = by_value[move] = action
         if action >= STEPS:  # a flight: by the point it starts from
             if table[action] is None:
                 table[action] = {}
             table[action][move.src] = move
         else:
             table[action] = move
-    return (rebels, general), ids
+    return (rebels, general), ids, by_value
 
 
-_MOVES, _IDS = _interned()
+_MOVES, _IDS, _BY_VALUE = _interned()
+"""The move objects of each action (rebels', general's), and each move's action by its ``id``
+and by its value (a value equal for both sides' steps between two points: the same action;
+hashing a move costs less than taking its ``id``)."""
 
 
 class GeneralEncoding(Encoding):
@@ -141,6 +155,7 @@ class GeneralEncoding(Encoding):
     default_max_turns = 1000
     repetition = 3
     has_pending = False
+    legal_sorted = False
 
     def __init__(self, game: Game, max_turns: int | None = None) -> None:
         super().__init__(game, max_turns)
@@ -162,9 +177,9 @@ class GeneralEncoding(Encoding):
     def _legal(self, node: Node) -> tuple[list[int], Any]:
         moves = node.state.legal_moves()
         try:
-            return sorted(map(_IDS.__getitem__, map(id, moves))), None
-        except KeyError:  # moves that are not the interned ones (never, today)
-            return sorted(map(self.action_of, moves)), None
+            return list(map(_BY_VALUE.__getitem__, moves)), None
+        except KeyError:  # moves that are not the engine's (never, today)
+            return list(map(self.action_of, moves)), None
 
     def _what(self, node: Node, action: int) -> Any:
         legal = node.legal if node.legal is not None else self._legal_of(node)
@@ -183,11 +198,26 @@ class GeneralEncoding(Encoding):
         if type(action) is not int:
             action = _as_action(action)
         player = node.player
+        if player >= 0 and 0 <= action < STEPS and not action % 5:  # a step taking nothing
+            move = _MOVES[player][action]
+            if move is not None:
+                try:
+                    state: Any = node.state.play(move)
+                except IllegalMove:
+                    raise self._illegal(node, action) from None
+                # (the rest of _played, inline: the commonest step of all)
+                h = hash(state)
+                seen = (*node.seen, h)
+                turns = node.turns + 1
+                if turns < self.max_turns and seen.count(h) < 3 and state.outcome() is None:
+                    history = (state, node.history)
+                    return Node(state, None, turns, seen, history, None, False, 1 - player)
+                return self._played(node, state, action)
         if player >= 0 and 0 <= action < NUM_ACTIONS:
             move = _MOVES[player][action] if action < STEPS else self._move(node, action)
             if move is not None:
                 try:
-                    state: Any = node.state.play(move)
+                    state = node.state.play(move)
                 except IllegalMove:
                     raise self._illegal(node, action) from None
                 return self._played(node, state, action)
@@ -218,18 +248,17 @@ class GeneralEncoding(Encoding):
     def observe(self, node: Node, player: int, out: Observation) -> None:
         state: Any = node.state
         flat = out.reshape(-1)  # a view: plane p, row y, column x is p * 35 + y * 5 + x
-        flat[list(map(_FLAT.__getitem__, state.rebels))] = 1.0
-        flat[_AREA + _FLAT[state.general]] = 1.0
-        out[2] = _BOARD
-        if state.flight_available:
-            out[3] = 1.0
-        if state.side == self.sides[0]:
-            out[4] = 1.0
-        if player == 0:
-            out[5] = 1.0
-        if node.seen:
+        # planes 2–5 from one of eight templates, then the pieces at once
+        flat[_AREA * 2 : _AREA * 6] = _TEMPLATES[
+            state.flight_available, state.side == self.sides[0], player == 0
+        ]
+        points = list(map(_FLAT.__getitem__, state.rebels))
+        points.append(_AREA + _FLAT[state.general])
+        flat[points] = 1.0
+        if node.seen and len(node.seen) > 1:
             out[6] = node.repetitions() / 2
-        out[7] = min(1.0, node.turns / self.max_turns)
+        if node.turns:
+            out[7] = min(1.0, node.turns / self.max_turns)
 
     def action_text(self, node: Node, action: int) -> str:
         move = self.what(node, action)
