@@ -510,7 +510,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
     el("text", { x: cx, y: cy + 8 }, g, value === 1 ? "64" : String(value));
     if (stakes.pending === "resign" && onTurn) {
       const times = RESIGNS.indexOf(stakes.offer) + 1;
-      const x = half(onTurn);
+      const x = half(onTurn) + 100; // beside the dice
       const flag = el("g", { class: "resign-flag", "data-offer": stakes.offer || "", role: "img",
                              "aria-label": t(`resign.${stakes.offer}`) }, cubeLayer);  // prettier-ignore
       el("line", { x1: x - 24, y1: 330, x2: x - 24, y2: 262 }, flag);
