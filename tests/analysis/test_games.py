@@ -106,7 +106,7 @@ def test_a_command_walking_into_capture_is_a_blunder() -> None:
     assert d.label == BLUNDER
     assert d.played.win == 0.0
     assert d.played.proof is not None and d.played.proof.text() == "the imperium wins in 1"
-    assert d.best[0].win > 0.5
+    assert d.loss >= 0.15 and d.best[0].win >= 0.15  # the rebels' best keeps real chances
 
 
 def test_the_capture_of_the_command_is_the_best_move() -> None:
