@@ -67,6 +67,7 @@ import numpy as np
 
 from ..core import Game, IllegalMove, State
 from ..games.backgammon.moves import Play
+from . import fast
 from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action
 
 PASS = 150
@@ -202,18 +203,7 @@ class BackgammonEncoding(Encoding):
             return sorted(cube), cube
         if not first.raw:
             return [PASS], {PASS: first}
-        k = len(done)
-        groups: dict[Any, list[Any]] = {}
-        for play in plays:
-            step = play.raw[k]
-            group = groups.get(step)
-            if group is None:
-                groups[step] = [play]
-            else:
-                group.append(play)
-        # (src - 1) * 6 + (die - 1): a single move is fixed by its origin and die
-        found = {step[0] * 6 + step[2] - 7: (step, group) for step, group in groups.items()}
-        return sorted(found), found
+        return fast.group(plays, len(done))  # (src - 1) * 6 + (die - 1) names a single move
 
     def _what(self, node: Node, action: int) -> Any:
         if node.legal is None:

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import CHANCE, Game, IllegalMove, InvalidPosition, Outcome, State
+from . import fast
 
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4
@@ -334,14 +335,11 @@ class Encoding(ABC):
         legal = node.legal
         if legal is None:
             legal = self._legal_of(node)
-        if len(legal) > 48:
+        if fast.CORE is None and len(legal) > 48:  # many actions, no compiled helper: NumPy
             mask = np.zeros(self.num_actions, np.int8)
             mask[legal] = 1
             return mask
-        marks = bytearray(self.num_actions)  # a few actions: cheaper than NumPy's indexing
-        for action in legal:
-            marks[action] = 1
-        return np.frombuffer(marks, np.int8)
+        return np.frombuffer(fast.mask(legal, self.num_actions), np.int8)
 
     def what(self, node: Node, action: int) -> Any:
         """What a legal ``action`` plays at ``node`` (``MISSING`` when it is not legal)."""

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..core import Game, IllegalMove
 from ..games.general.moves import FLIGHTS, GENERAL_STEPS, REBEL_STEPS
+from . import fast
 from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action
 
 POINTS = (*(f"{c}{r}" for c in "abcde" for r in range(1, 6)), "s1", "s2", "s3", "s4")
@@ -177,7 +178,7 @@ class GeneralEncoding(Encoding):
     def _legal(self, node: Node) -> tuple[list[int], Any]:
         moves = node.state.legal_moves()
         try:
-            return list(map(_BY_VALUE.__getitem__, moves)), None
+            return fast.actions(moves, _BY_VALUE), None
         except KeyError:  # moves that are not the engine's (never, today)
             return list(map(self.action_of, moves)), None
 

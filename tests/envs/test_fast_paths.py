@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ludotheque.envs import Encoding, Node, encoding
+from ludotheque.envs import Encoding, Node, encoding, fast
 from ludotheque.envs import general as general_encoding
 from ludotheque.envs.backgammon import _UNITS
 from ludotheque.games.defiance import Turn
@@ -224,3 +224,36 @@ def test_defiance_actions_masks_nodes_and_observations(ruleset: str, seed: int) 
             for player in (0, 1):
                 plain = _plain_defiance_observation(enc, node, player)
                 assert (enc.observation(node, player) == plain).all()
+
+
+@pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_compiled_helper_answers_as_the_python_one(seed: int) -> None:
+    core: Any = fast.CORE
+    bg: Any = encoding("backgammon", "standard")
+    for node in _walk(bg, seed, 60):
+        if node.player >= 0 and type(node.pending.plays[0]).__name__ == "Play":
+            plays, done = node.pending
+            if plays[0].raw:
+                assert core.group(plays, len(done)) == fast.group_py(plays, len(done))
+                assert core.group(list(plays), len(done)) == fast.group_py(plays, len(done))
+    gen: Any = encoding("general")
+    table = general_encoding._BY_VALUE
+    for node in _walk(gen, seed, 40):
+        moves = node.state.legal_moves()
+        assert core.actions(moves, table) == fast.actions_py(moves, table)
+        legal = core.actions(moves, table)
+        assert core.mask(legal, 1305) == fast.mask_py(legal, 1305)
+    rng = random.Random(seed)
+    actions = rng.sample(range(2569), rng.randrange(0, 900))
+    assert core.mask(actions, 2569) == fast.mask_py(actions, 2569)
+    for bad in ([-1], [2569]):
+        with pytest.raises(ValueError):
+            core.mask(bad, 2569)
+        with pytest.raises(ValueError):
+            fast.mask_py(bad, 2569)
+    with pytest.raises(KeyError):
+        core.actions([("not", "a", "move")], table)
+    with pytest.raises(ValueError):
+        core.group([((),)], 0)  # a play without a first step
