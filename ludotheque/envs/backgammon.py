@@ -61,6 +61,7 @@ one (a cube decision, its answer and a new game's opening roll besides).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -68,7 +69,7 @@ import numpy as np
 from ..core import Game, IllegalMove, State
 from ..games.backgammon.moves import Play
 from . import fast
-from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action
+from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action, _cumulative
 
 PASS = 150
 CUBE = 151
@@ -172,6 +173,7 @@ class BackgammonEncoding(Encoding):
         self.match = bool(stakes is not None and stakes.length)
         self.default_max_turns = 5000 if self.match else 1000
         self._chances: dict[bool, tuple[list[tuple[int, float]], dict[int, Any]]] = {}
+        self._tables: dict[bool, tuple[tuple[int, ...], tuple[float, ...]]] = {}
         if self.cube and not self.match:
             self.max_utility = 3.0 * MAX_CUBE  # a backgammon with the cube at its highest
         super().__init__(game, max_turns)
@@ -287,6 +289,20 @@ class BackgammonEncoding(Encoding):
             pairs = sorted((chance_number(o), p) for o, p in outcomes)
             known = self._chances[opening] = (pairs, {chance_number(o): o for o, _ in outcomes})
         return known
+
+    def chance_table(self, node: Node) -> tuple[Sequence[int], Sequence[float]]:
+        if node.player != CHANCE_PLAYER:
+            return [], []
+        state: Any = node.state
+        opening = state.side is None
+        table = self._tables.get(opening)
+        if table is None:
+            pairs = self._chance(node)[0]
+            table = self._tables[opening] = (
+                tuple(o for o, _ in pairs),
+                tuple(_cumulative([p for _, p in pairs])),
+            )
+        return table
 
     def chance_outcomes(self, node: Node) -> list[tuple[int, float]]:
         if node.player != CHANCE_PLAYER:

@@ -278,6 +278,13 @@ class Encoding(ABC):
         """``(outcome, probability)`` at a chance node, outcomes ascending."""
         return []
 
+    def chance_table(self, node: Node) -> tuple[Sequence[int], Sequence[float]]:
+        """The outcomes of a chance node (ascending) and their cumulative probabilities, the
+        last one 1: outcome ``i`` is drawn for a uniform ``u`` in [0, 1) when ``u`` is below
+        the ``i``-th sum and not below the one before (``bisect_right``)."""
+        outcomes = self.chance_outcomes(node)
+        return [o for o, _ in outcomes], _cumulative([p for _, p in outcomes])
+
     def _apply_chance(self, node: Node, outcome: int) -> Node:
         raise IllegalMove(f"{self.name} has no chance nodes")
 
@@ -478,6 +485,18 @@ def _as_action(value: object) -> int:
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise IllegalMove(f"an action is an integer, not {value!r}")
     return int(value.__index__())
+
+
+def _cumulative(probabilities: Sequence[float]) -> list[float]:
+    """Running sums of ``probabilities``, the last one set to 1 (rounding aside)."""
+    out = []
+    total = 0.0
+    for p in probabilities:
+        total += p
+        out.append(total)
+    if out:
+        out[-1] = 1.0
+    return out
 
 
 def _words(outcome: Outcome) -> str:

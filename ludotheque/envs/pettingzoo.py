@@ -29,6 +29,7 @@ game, with a warning); ``raw_env`` is the bare environment, which raises
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from typing import Any
 
 import gymnasium
@@ -183,16 +184,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         enc = self.encoding
         rng = self._rng
         assert rng is not None
-        while node.is_chance:
-            outcomes = enc.chance_outcomes(node)
-            x = rng.random()
-            chosen = outcomes[-1][0]
-            for outcome, p in outcomes:
-                x -= p
-                if x < 0:
-                    chosen = outcome
-                    break
-            node = enc.apply(node, chosen)
+        while node.player == CHANCE_PLAYER:
+            outcomes, cumulative = enc.chance_table(node)
+            i = bisect_right(cumulative, rng.random())
+            node = enc.apply(node, outcomes[min(i, len(outcomes) - 1)])
         return node
 
 

@@ -146,6 +146,12 @@ def test_backgammon_actions_and_observations(ruleset: str, seed: int) -> None:
             ).all()
         if node.player < 0:
             assert enc.legal_actions(node) == []
+            if node.is_chance:  # the table the environment draws from
+                outcomes, cumulative = enc.chance_table(node)
+                pairs = enc.chance_outcomes(node)
+                assert list(outcomes) == [o for o, _ in pairs] and cumulative[-1] == 1.0
+                steps = np.diff([0.0, *cumulative])
+                assert steps == pytest.approx([p for _, p in pairs])
             continue
         plays, done = node.pending
         legal = enc.legal_actions(node)
