@@ -93,7 +93,7 @@ class Node:
     outcome: Outcome | None
     truncated: bool
     player: int
-    legal: list[int] | None  # the legal actions, ascending, on first use
+    legal: list[int] | None  # the legal actions (see ``Encoding.legal_sorted``), on first use
     cache: Any  # what the encoding keeps to play those actions (set with ``legal``)
 
     def __init__(
