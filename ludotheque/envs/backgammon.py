@@ -343,7 +343,8 @@ class BackgammonEncoding(Encoding):
         own, opp = boards[me], boards[other]
         # the points through the table, the opponent's in the observer's numbering; the rest
         # (the numbers from 192 on) as a list, written at once
-        out[:_BAR] = _UNITS[own[1:25] + opp[24:0:-1]].ravel()
+        counts = np.frombuffer(bytes(own[1:25] + opp[24:0:-1]), np.uint8)  # (≤ 15 each)
+        out[:_BAR] = _UNITS[counts].ravel()
         tail = [0.0] * (SHAPE[0] - _BAR)
         tail[0] = own[25] / 15
         tail[1] = opp[25] / 15
