@@ -33,29 +33,35 @@ UNFINISHED = "unfinished"
 (backgammon, the General): no result, a draw for the frameworks, a truncation for PettingZoo."""
 
 Observation = npt.NDArray[np.float32]
-History = tuple[State, Any] | None
-"""Positions newest first: ``(position, older history)``, ``None`` at the end."""
+History = tuple[State, int, Any] | None
+"""Positions newest first: ``(position, how many times it occurred so far, older history)``,
+``None`` at the end."""
 
 
-def chain(states: Sequence[State]) -> History:
-    """The history of ``states`` (oldest first)."""
+def push(seen: tuple[int, ...], history: History, state: State, h: int) -> History:
+    """``history`` (hashes ``seen``, oldest first) with ``state`` (hash ``h``) added: its count
+    is one more than at its latest occurrence (found by a short walk back, equal hashes being
+    compared as positions), or 1 when its hash never occurred."""
+    if h in seen:
+        i = len(seen) - 1
+        entry = history
+        while entry is not None:
+            if seen[i] == h and entry[0] == state:
+                return (state, entry[1] + 1, history)
+            entry = entry[2]
+            i -= 1
+    return (state, 1, history)
+
+
+def chain(states: Sequence[State]) -> tuple[tuple[int, ...], History]:
+    """The hashes and the history of ``states`` (oldest first)."""
+    seen: tuple[int, ...] = ()
     history: History = None
     for state in states:
-        history = (state, history)
-    return history
-
-
-def occurrences(seen: tuple[int, ...], history: History, state: State) -> int:
-    """How many of the positions of ``history`` (hashes ``seen``, oldest first) are ``state``,
-    whose hash is the last of ``seen``: equal hashes are compared as positions."""
-    h = seen[-1]
-    count = 0
-    for k in reversed(seen):
-        assert history is not None
-        if k == h and history[0] == state:
-            count += 1
-        history = history[1]
-    return count
+        h = hash(state)
+        history = push(seen, history, state, h)
+        seen = (*seen, h)
+    return seen, history
 
 
 class Node:
@@ -66,8 +72,9 @@ class Node:
     ``pending``: the game's record of the part of the turn already chosen, or ``None``;
     ``turns``: engine moves played; ``seen``: hashes of the positions since the last
     irreversible move, the current one last, and ``history`` the positions themselves, newest
-    first, as a chain of pairs ``(position, older chain)`` ending in ``None`` (a step adds a
-    pair instead of copying them all; ``seen_states`` lists them oldest first);
+    first, each with how many times it occurred, as a chain of triples ``(position, count,
+    older chain)`` ending in ``None`` (a step adds a triple instead of copying them all;
+    ``seen_states`` lists them oldest first);
     ``outcome``: the end of the game (the engine's, or a draw of the history), else ``None``;
     ``truncated``: the game stopped at the frameworks' turn limit, with no result.
     """
@@ -130,10 +137,8 @@ class Node:
 
     def repetitions(self) -> int:
         """How many times the current position occurred before (0 the first time)."""
-        seen = self.seen
-        if not seen or seen.count(seen[-1]) < 2:
-            return 0
-        return occurrences(seen, self.history, self.state) - 1
+        history = self.history
+        return 0 if history is None else history[1] - 1
 
     @property
     def seen_states(self) -> tuple[State, ...]:
@@ -142,7 +147,7 @@ class Node:
         chain = self.history
         while chain is not None:
             out.append(chain[0])
-            chain = chain[1]
+            chain = chain[2]
         return tuple(reversed(out))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Node:
@@ -174,7 +179,7 @@ class Node:
             self.truncated,
             self.player,
         ) = values
-        self.history = chain(states)
+        self.history = chain(states)[1]
         self.legal = None
         self.cache = None
 
@@ -319,7 +324,7 @@ class Encoding(ABC):
             raise InvalidPosition(f"{state!r} is not a position of {self.game!r}")
         if self.repetition is None:
             return self._node(state, 0, (), None)
-        return self._node(state, 0, (hash(state),), (state, None))
+        return self._node(state, 0, (hash(state),), (state, 1, None))
 
     def legal_actions(self, node: Node) -> list[int]:
         """The legal actions of a decision node, ascending (none at chance and terminal nodes)."""
@@ -421,12 +426,7 @@ class Encoding(ABC):
                 seen, history = (), None
         if outcome is None:
             repetition = self.repetition
-            if (
-                repetition is not None
-                and seen
-                and seen.count(seen[-1]) >= repetition
-                and occurrences(seen, history, state) >= repetition
-            ):
+            if repetition is not None and history is not None and history[1] >= repetition:
                 outcome = Outcome(None, REPETITION)
             elif turns >= self.max_turns:
                 rule = self.turn_limit_is_rule
@@ -444,8 +444,9 @@ class Encoding(ABC):
             return self._node(state, node.turns + 1, (), None)
         h = hash(state)
         if self._resets_history(node.state, state):
-            return self._node(state, node.turns + 1, (h,), (state, None))
-        return self._node(state, node.turns + 1, (*node.seen, h), (state, node.history))
+            return self._node(state, node.turns + 1, (h,), (state, 1, None))
+        seen = node.seen
+        return self._node(state, node.turns + 1, (*seen, h), push(seen, node.history, state, h))
 
     def _mid_turn(self, node: Node, pending: Any) -> Node:
         """The node of the same side, same state, with more of the turn chosen."""

@@ -38,7 +38,7 @@ import numpy as np
 from ..core import Game, IllegalMove
 from ..games.general.moves import FLIGHTS, GENERAL_STEPS, REBEL_STEPS
 from . import fast
-from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action
+from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action, push
 
 POINTS = (*(f"{c}{r}" for c in "abcde" for r in range(1, 6)), "s1", "s2", "s3", "s4")
 """The 29 points in action order (alphabetical)."""
@@ -208,10 +208,10 @@ class GeneralEncoding(Encoding):
                     raise self._illegal(node, action) from None
                 # (the rest of _played, inline: the commonest step of all)
                 h = hash(state)
-                seen = (*node.seen, h)
                 turns = node.turns + 1
-                if turns < self.max_turns and seen.count(h) < 3 and state.outcome() is None:
-                    history = (state, node.history)
+                if turns < self.max_turns and h not in node.seen and state.outcome() is None:
+                    seen = (*node.seen, h)  # a new position: no repetition to look for
+                    history = (state, 1, node.history)
                     return Node(state, None, turns, seen, history, None, False, 1 - player)
                 return self._played(node, state, action)
         if player >= 0 and 0 <= action < NUM_ACTIONS:
@@ -236,11 +236,11 @@ class GeneralEncoding(Encoding):
         turns = node.turns + 1
         if action >= STEPS or action % 5:
             seen: tuple[int, ...] = (h,)
-            history: Any = (state, None)
+            history: Any = (state, 1, None)
         else:
             seen = (*node.seen, h)
-            history = (state, node.history)
-            if seen.count(h) >= 3:  # perhaps a threefold repetition: the shared ending
+            history = push(node.seen, node.history, state, h)
+            if history[1] >= 3:  # a threefold repetition: the shared ending
                 return self._node(state, turns, seen, history)
         if turns < self.max_turns and state.outcome() is None:  # the sides take turns
             return Node(state, None, turns, seen, history, None, False, 1 - node.player)
@@ -256,7 +256,7 @@ class GeneralEncoding(Encoding):
         points = list(map(_FLAT.__getitem__, state.rebels))
         points.append(_AREA + _FLAT[state.general])
         flat[points] = 1.0
-        if node.seen and len(node.seen) > 1:
+        if node.history is not None and node.history[1] > 1:
             out[6] = node.repetitions() / 2
         if node.turns:
             out[7] = min(1.0, node.turns / self.max_turns)
