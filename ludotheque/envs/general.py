@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Game, IllegalMove
+from ..core import IllegalMove
 from ..games.general.moves import FLIGHTS, GENERAL_STEPS, REBEL_STEPS
 from . import fast
 from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action, push
@@ -113,16 +113,14 @@ def action_words(action: int) -> str:
     return text + (f" capturing {ORIENTATIONS[c]}" if c else "")
 
 
-def _interned() -> tuple[tuple[list[Any], list[Any]], dict[int, int], dict[Any, int]]:
-    """The engine's moves are built once, at its import (``games.general.moves``), and
+def _interned() -> tuple[tuple[list[Any], list[Any]], dict[Any, int]]:
+    """The engine builds every move once, at its import (``games.general.moves``), and
     ``legal_moves()`` lists those very objects: so each action has its move object per side
     (a rebel's step and the general's step between the same points are two objects; a flight
-    has one per point it may start from, by point) and each object's ``id`` its action: tables
-    that turn a move list into actions and an action into the move to play without reading
-    notation."""
+    has one per point it may start from, by point), and each move its action: tables that turn
+    a move list into actions, and an action into the move to play, without reading notation."""
     rebels: list[Any] = [None] * NUM_ACTIONS
     general: list[Any] = [None] * NUM_ACTIONS
-    ids: dict[int, int] = {}
     by_value: dict[Any, int] = {}
     moves = [(rebels, m) for row in REBEL_STEPS for _, m in row]
     for row in (*GENERAL_STEPS, *FLIGHTS):
@@ -131,20 +129,19 @@ def _interned() -> tuple[tuple[list[Any], list[Any]], dict[int, int], dict[Any, 
             moves.extend((general, m) for _, m in captures)
     for table, move in moves:
         action = action_of(str(move))
-        ids[id(move)] = by_value[move] = action
+        by_value[move] = action
         if action >= STEPS:  # a flight: by the point it starts from
             if table[action] is None:
                 table[action] = {}
             table[action][move.src] = move
         else:
             table[action] = move
-    return (rebels, general), ids, by_value
+    return (rebels, general), by_value
 
 
-_MOVES, _IDS, _BY_VALUE = _interned()
-"""The move objects of each action (rebels', general's), and each move's action by its ``id``
-and by its value (a value equal for both sides' steps between two points: the same action;
-hashing a move costs less than taking its ``id``)."""
+_MOVES, _BY_VALUE = _interned()
+"""The move objects of each action (rebels', general's), and each move's action (the rebels'
+and the general's steps between two points are equal values: the same action)."""
 
 
 class GeneralEncoding(Encoding):
@@ -158,21 +155,15 @@ class GeneralEncoding(Encoding):
     has_pending = False
     legal_sorted = False
 
-    def __init__(self, game: Game, max_turns: int | None = None) -> None:
-        super().__init__(game, max_turns)
-        self._actions: dict[Any, int] = {}
-
     @property
     def max_game_length(self) -> int:
         return self.max_turns
 
     def action_of(self, move: Any) -> int:
         """The action of an engine move."""
-        action = _IDS.get(id(move))  # (the interned moves live as long as the engine)
-        if action is None:  # a move built elsewhere (parsed, unpickled)
-            action = self._actions.get(move)
-            if action is None:
-                action = self._actions[move] = action_of(str(move))
+        action = _BY_VALUE.get(move)
+        if action is None:  # (every move of the engine is in the table: never, today)
+            action = action_of(str(move))
         return action
 
     def _legal(self, node: Node) -> tuple[list[int], Any]:
