@@ -51,7 +51,6 @@ _VECTORS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)
 PLANES = 26
 _ACTION_RE = re.compile(r"([a-z]\d+)([>@])([A-Z]+)")
 _CELL_RE = re.compile(r"([a-z])(\d+)")
-_POINT_RE = re.compile(r"P(\d+)\.(\d+)-P(\d+)\.(\d+)")
 _NONE, _ONE = bytes(8), b"\x01" * 8
 _TURNED = tuple(bytes(int(d != f) for d in range(8)) for f in range(8))
 """A cell's eight bytes of the mask: no action, every direction, every direction but one."""
