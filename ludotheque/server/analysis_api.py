@@ -43,6 +43,7 @@ from .analysis_jobs import (
 from .analysis_words import module, word
 from .api import NOT_PUBLIC, ServiceDep, SettingsDep, address
 from .boards import available, board
+from .engine_words import french
 from .guard import RateLimits, read_json
 from .pages import language, looking, page, templates
 from .service import BOTH, WATCH, GameError, GameSession, engine_error, say
@@ -262,7 +263,8 @@ def _state(game: Game, position: str | None) -> State:
         return game.parse_position(position.strip())
     except (InvalidPosition, IllegalMove) as exc:
         raise GameError(
-            say("invalid position: {text}", "position invalide\u202f: {text}", text=str(exc)),
+            say("invalid position: {text}", "position invalide\u202f: {said}", text=str(exc),
+                said=french(str(exc)) or str(exc)),
             "bad-position", 422,
         ) from None  # fmt: skip
 

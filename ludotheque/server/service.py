@@ -35,6 +35,7 @@ from ..record import Record
 from .boards import available
 from .bus import Bus, MemoryBus, PostgresBus
 from .db import EventRow, GameRow, JobRow, PlayerRow, SeatRow, now, token_hash
+from .engine_words import french
 from .people import Person
 from .pglog import Append, PgLog, Refused
 from .settings import Settings
@@ -99,7 +100,9 @@ NOTHING_TO_UNDO = Text(
 
 
 def _bad_position(exc: Exception) -> Text:
-    return say("invalid position: {text}", "position invalide : {text}", text=str(exc))
+    text = str(exc)
+    return say("invalid position: {text}", "position invalide : {said}", text=text,
+               said=french(text) or text)  # fmt: skip
 
 
 next_epoch = itertools.count(1).__next__
@@ -184,9 +187,13 @@ class Created:
 
 
 def engine_error(exc: Exception) -> GameError:
-    """An engine's refusal as a request's refusal (the engine's message, a 422)."""
+    """An engine's refusal as a request's refusal (the engine's message, a 422), in French
+    from ``engine_words`` (the English behind a French lead-in when it is not known there)."""
     text = str(exc) or "this is not allowed by the rules"
-    return GameError(say("{text}", "refusé par les règles : {text}", text=text), "illegal", 422)
+    fr = french(text)
+    said = say("{text}", "{said}", text=text, said=fr) if fr else (
+        say("{text}", "refusé par les règles : {text}", text=text))  # fmt: skip
+    return GameError(said, "illegal", 422)
 
 
 class GameService:

@@ -20,7 +20,7 @@ def test_refusals_follow_the_language(client: TestClient) -> None:
     assert "n'ouvre aucune partie" in client.get("/api/play/nope").json()["detail"]
     assert "ouvre aucune partie" in client.get("/play/nope").text
     illegal = client.post(f"/api/play/{token}/move", json={"move": "c3-c5", "ply": 0})
-    assert illegal.json()["detail"].startswith("refusé par les règles")
+    assert illegal.json()["detail"] == "le général est en c3, et c’est aux rebelles de jouer"
     created = client.post("/api/games", json={"game": "general", "position": "zz"})
     assert created.json()["detail"].startswith("position invalide")
     client.cookies.set("lang", "en")
