@@ -1,0 +1,704 @@
+"""The engines' refusals in French (``server/engine_words.py``).
+
+Every message an engine raises has its French: the messages are read from the engines' sources
+(every ``IllegalMove(...)`` / ``InvalidPosition(...)`` whose text is a string, an f-string or a
+sum of them), so that the check follows the engines as they change, and no French entry may
+outlive its message. What the engines build elsewhere (help texts, the reason a move fails)
+is checked by playing bad positions and illegal moves through the public API and reading the
+French that comes out. A French page gets that French on the API and on the WebSocket.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import random
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ludotheque
+from ludotheque import CHANCE, IllegalMove, InvalidPosition, load
+from ludotheque.record import Record
+from ludotheque.server.engine_words import MESSAGES, NNBSP, PARTS, french, shape
+from tests.server.conftest import new_game, token_of
+
+PACKAGE = Path(ludotheque.__file__).parent
+SOURCES = [*sorted((PACKAGE / "games").rglob("*.py")), PACKAGE / "record.py"]
+ERRORS = {"IllegalMove", "InvalidPosition"}
+FR = {"accept-language": "fr-FR,fr;q=0.9"}
+
+
+# -- reading the engines' messages from their sources ------------------------------------------
+
+Pieces = list[str]  # literal text, with "{}" / "{!r}" for each value
+
+
+def _pieces(node: ast.expr, expand: bool) -> list[Pieces] | None:
+    """The texts a string expression can make, as templates (one for each branch of an ``if``
+    inside it); ``expand``: a value chosen between string constants counts as those strings
+    (``f"the {'Rebel' if r else 'Imperial'} Command"``). ``None``: not a string expression."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [[node.value.replace("{", "{{")]]
+    if isinstance(node, ast.JoinedStr):
+        out: list[Pieces] = [[]]
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                out = [[*p, str(part.value)] for p in out]
+                continue
+            assert isinstance(part, ast.FormattedValue)
+            inner = _pieces(part.value, expand) if expand else None
+            if inner is not None and isinstance(part.value, ast.IfExp):
+                out = [p + q for p in out for q in inner]
+            else:
+                out = [[*p, "{!r}" if part.conversion == ord("r") else "{}"] for p in out]
+        return out
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _pieces(node.left, expand), _pieces(node.right, expand)
+        if left is None or right is None:
+            return None
+        return [a + b for a in left for b in right]
+    if isinstance(node, ast.IfExp):
+        body, orelse = _pieces(node.body, expand), _pieces(node.orelse, expand)
+        if body is None or orelse is None:
+            return None
+        return body + orelse
+    return None
+
+
+def _error_names(function: ast.AST) -> set[str]:
+    """The error classes a function may raise by name: the two errors, and its parameters
+    typed as one of them (``read_number``'s ``error``)."""
+    names = set(ERRORS)
+    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        for arg in function.args.args + function.args.kwonlyargs:
+            if arg.annotation is not None and ERRORS & set(
+                re.findall(r"\w+", ast.unparse(arg.annotation))
+            ):
+                names.add(arg.arg)
+    return names
+
+
+def _raise_sites() -> Iterator[tuple[str, ast.Call, set[str]]]:
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        functions = [
+            n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ]
+        scopes: list[tuple[ast.AST, set[str]]] = [(tree, set(ERRORS))]
+        scopes += [(f, _error_names(f)) for f in functions]
+        seen: set[int] = set()
+        for scope, names in reversed(scopes):  # the innermost function first
+            for node in ast.walk(scope):
+                if not isinstance(node, ast.Call) or id(node) in seen:
+                    continue
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name in names:
+                    seen.add(id(node))
+                    yield f"{path.relative_to(PACKAGE)}:{node.lineno}", node, names
+
+
+def engine_messages() -> tuple[dict[str, str], list[str]]:
+    """Every message template raised in the engines' sources (shape -> where), and the raise
+    sites whose message is built elsewhere (a variable, a call)."""
+    found: dict[str, str] = {}
+    elsewhere: list[str] = []
+    for where, call, _ in _raise_sites():
+        if not call.args:
+            continue
+        variants = _pieces(call.args[0], expand=False)
+        if variants is None:
+            elsewhere.append(f"{where}: {ast.unparse(call.args[0])}")
+            continue
+        for pieces in variants:
+            found.setdefault("".join(pieces), where)
+    return found, elsewhere
+
+
+def engine_strings() -> set[str]:
+    """The shape of every string the engines write (messages, help texts, reasons)."""
+    shapes: set[str] = set()
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp)):
+                for expand in (False, True):
+                    for pieces in _pieces(node, expand) or []:
+                        shapes.add("".join(pieces))
+    return shapes
+
+
+def test_the_reading_of_the_sources_finds_the_messages() -> None:
+    found, _ = engine_messages()
+    assert len(found) > 150  # about 215 raise sites; a broken reader would find few
+    assert "{} is occupied" in found
+    assert "{!r} in {} is not a number: write numbers with the digits 0–9" in found  # error(...)
+    assert "{!r} is not legal with {}: {}" in found and "{!r} is not legal with {}" in found
+
+
+def test_every_message_the_engines_raise_has_its_french() -> None:
+    found, elsewhere = engine_messages()
+    assert not elsewhere, f"messages built away from their raise: exercise them below {elsewhere}"
+    known = {shape(en) for en, _ in MESSAGES}
+    missing = sorted(f"{where}: {text}" for text, where in found.items() if text not in known)
+    assert not missing, "engine messages without French in engine_words.MESSAGES:\n" + "\n".join(
+        missing
+    )
+    stale = sorted(en for en, _ in MESSAGES if shape(en) not in found)
+    assert not stale, f"French for messages no engine raises any more: {stale}"
+
+
+def test_every_phrase_is_still_written_by_an_engine() -> None:
+    strings = engine_strings()
+    stale = sorted(en for en, _ in PARTS if shape(en) not in strings)
+    assert not stale, f"French for phrases no engine writes any more: {stale}"
+
+
+# -- the French reads as French ------------------------------------------------------------------
+
+ENGLISH = frozenset(
+    """the is are of to not and be can must with has have there no move moves game side sides
+    point points checker checkers cannot read write like here it its this that for in at by
+    only from which when your you he his turn rebels general white black won over dice roll
+    play legal board cell cells counter counters command first double after before one two all
+    than should been would was were what who where any every each into onto other already may
+    never just these those""".split()  # noqa: SIM905
+)
+
+
+def english_run(text: str) -> str | None:
+    """Three English words in a row in ``text`` (quoted text and notation aside), if any."""
+    words = []
+    for token in re.sub(r"«[^»]*»", " ", text).split():
+        word = token.strip(",.;:()?!")
+        words.append(word.lower() if re.fullmatch(r"[A-Za-z’']+", word) else None)
+    for i in range(len(words) - 2):
+        if all(w is not None and w in ENGLISH for w in words[i : i + 3]):
+            return " ".join(str(w) for w in words[i : i + 3])
+    return None
+
+
+def assert_french(message: str) -> str:
+    said = french(message)
+    assert said is not None, f"no French for the engine's {message!r}"
+    assert said != message and english_run(said) is None, f"{message!r} -> {said!r}"
+    return said
+
+
+def test_the_french_is_typeset_the_french_way() -> None:
+    for en, fr in MESSAGES + PARTS:
+        said = french(en.replace("{", "").replace("}", "").replace("!r", ""))
+        if said is not None:  # the table's plain spaces come out narrow and unbreakable
+            assert " :" not in said and " ;" not in said and "« " not in said, said
+        assert "'" not in fr, f"a straight apostrophe or quote in the French of {en!r}"
+    assert french("a2 is occupied") == "il y a déjà un pion en a2"
+    how = "write a step as 'a1-b2', a capture as 'c3-b2xa3c1', a flight as 's2-s4*c3'"
+    assert french(f"cannot read 'zz': {how}") == (
+        f"impossible de lire «{NNBSP}zz{NNBSP}»{NNBSP}: écrivez un pas «{NNBSP}a1-b2{NNBSP}», "
+        f"une prise «{NNBSP}c3-b2xa3c1{NNBSP}», un envol «{NNBSP}s2-s4*c3{NNBSP}»"
+    )
+
+
+def test_sides_reasons_and_values_take_the_pages_french() -> None:
+    assert french("the game is over (imperium won: command-captured)") == (
+        f"la partie est finie (victoire de l’Empire{NNBSP}: le commandement rebelle est pris)"
+    )
+    assert french("the game is over (general won: twelve-captured)") == (
+        f"la partie est finie (victoire du général{NNBSP}: douze rebelles pris)"
+    )
+    assert french("the game is over (draw: repetition)") == (
+        f"la partie est finie (partie nulle{NNBSP}: la même position une troisième fois)"
+    )
+    assert (
+        french("there is no counter of the rebels on a1")
+        == "il n’y a pas de pion des rebelles en a1"
+    )
+    assert (
+        french("a position must be a string, not 42 (int)")
+        == "une position est un texte, pas 42 (nombre entier)"
+    )
+    assert french("white: bar is listed twice") == f"blancs{NNBSP}: la barre est donnée deux fois"
+    assert french("move 2: 13/7 can use the 3 or the 6: say which die") == (
+        f"déplacement 2{NNBSP}: 13/7 peut utiliser le 3 ou le 6{NNBSP}: dites quel dé"
+    )
+    # the most specific template reads the message
+    assert french("move 1: 13/7 with a 6 is not allowed here") == (
+        f"déplacement 1{NNBSP}: 13/7 avec un 6 n’est pas permis ici"
+    )
+    assert french("no such message in any engine") is None
+    # a phrase no entry knows: the whole message stays unknown, never half translated
+    assert french("'13/7' is not legal with 61: the moon is in the way") is None
+
+
+def _refusals(action: Callable[..., Any], *args: Any) -> Iterator[str]:
+    try:
+        action(*args)
+    except (IllegalMove, InvalidPosition) as exc:
+        yield str(exc)
+
+
+def _play(state: Any, move: Any) -> Any:
+    return state.play(state.parse_move(move) if isinstance(move, str) else move)
+
+
+def general_refusals() -> Iterator[str]:
+    game = load("general")
+    start = game.start()
+    for move in [
+        "c3-c5",
+        "a1-a2",
+        "zz",
+        "a1-b3",
+        "b5-s1",
+        "a1-b2xa3c1",
+        "x1-a2",
+        "-a2",
+        42,
+        "a1-b2*c3",
+        "a1-b2xa3",
+        "a1-b2xa3a3",
+    ]:
+        yield from _refusals(_play, start, move)
+    rebels = "a1,a2,a3,a4,a5,b1,b5,c1,c5,d1,d5,e1,e2,e3,e4,e5"
+    for text in [
+        "zz",
+        42,
+        "c3 a1,a1 r 1",
+        "c3 a1,a2,a3,a4,s1 r 1",
+        "c3 c3,a1,a2,a4 r 1",
+        "c3 a1,a2,a3 r 1",
+        "c3 a1,a2,a3,a4,a5 r 1",
+        "c3 a1,,a2,a3 r 1",
+        "c3 a1,a2,a3,a4 x 1",
+        "c3 a1,a2,a3,a4 r 2",
+        "s4 a1,a2,a3,a4 r 1",
+        "z9 a1,a2,a3,a4 r 1",
+        "c3 zz,a2 r 1",
+        f"c3 {rebels},b2,b3 r 1",
+    ]:
+        yield from _refusals(game.parse_position, text)
+    for text, moves in [
+        ("c2 a1,c3,e1,e2,a4,a5 g 1", ["c2-b2xa1e1", "c2-b2xa1a1", "c2-b2xa1", "a1-a2", "c2-c1*b2"]),
+        ("s3 a1,a2,a3,a4,b5,c5 g 1", ["s3-s4", "s3-s4*s4", "s3-s4*a1", "s3-s4*b4xa3c5"]),
+        ("s3 a1,a2,a3,a4,b5,c5 g 0", ["s3-s4*c3"]),
+        ("c3 a1,a2,a3,a4 r 1", ["a1-b1"]),
+        ("c2 a1,c3,a3,c1,e5,e4 g 1", ["c2-b2", "c2-b2xa1a3"]),
+    ]:
+        state = game.parse_position(text)
+        for move in moves:
+            yield from _refusals(_play, state, move)
+    record = Record.new(game)
+    yield from _refusals(record.undo)
+    yield from _refusals(record.roll)
+    yield from _refusals(record.resign, "nobody")
+
+
+BACKGAMMON_POSITIONS = [
+    "zz",
+    42,
+    "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] - -",
+    "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] - - cube 1",
+    "W[24x2,13x9,8x3,6x5] B[24x2,13x5,8x3,6x5] - -",
+    "W[24x2,13x5,8x3,6x6] B[] - -",
+    "W[] B[] - -",
+    "W[6] B[] w 31",
+    "W[6] B[6] - 31",
+    "W[6] B[6] x -",
+    "W[6] B[6] w 71",
+    "W[26] B[6] w 31",
+    "W[6,6] B[6] w 31",
+    "W[6x0] B[6] w 31",
+    "W[zz] B[6] w 31",
+    "W[6x٣] B[6] w 31",
+    "W[6] B[6] w 31 cube 3",
+    "W[6] B[6] w 31 cube 2",
+    "W[6] B[6] w 31 cube 1w",
+    "W[6] B[6] w 31 cube 2w rolling",
+    "W[6] B[6] w - cube 1 match 7 2-3",
+    "W[6] B[6] w - cube 1 match 99 2-3",
+    "W[6] B[6] w - cube 1 match 7 7-3",
+    "W[6] B[6] w - cube 1 match 7 6-3 crawford",
+    "W[6] B[6] w - cube 1 crawford",
+    "W[6] B[6] w - cube 1 jacoby",
+    "W[6] B[6] w - cube 1 foo",
+    "W[6] B[6] w - cube 1 jacoby jacoby",
+    "W[6] B[6] w - cube 1 rolling doubled",
+    "W[6] B[6] w - cube 1 match 7 6-6 crawford",
+    "W[6] B[6] w - cube 1 match 7",
+    "W[6] B[6] w - cube 1 resign foo",
+    "W[6] B[6] w - cube 1 dropped",
+    "W[6] B[6] w - cube 1 resigned w",
+    "W[6] B[6] - - cube 2w",
+    "W[] B[6] - - cube 1 rolling",
+    "W[6] B[6] w - cube 2w doubled",
+    "XGID=zz",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:3:00:0:0:0:0:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10",
+    "XGID=Zb----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+    "XGID=-b----E-C---eE---c-e----B-:x:0:1:00:0:0:0:0:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0",
+    "XGID=-b----E-C---eE---c-e---B-:0:0:1:00:0:0:0:0:10",
+    "XGID=-b----E-C---eE---c-e----P-:0:0:1:00:0:0:0:0:10",
+    "4HPwATDgc/ABMA:cIkqAAAAAAAA",
+    "zzzz:zzzz",
+    "4HPwATDgc/ABMA:cAkAAAAAAAAA",
+    "/////////////w:cIkqAAAAAAAA",
+    "4HPwATDgc/ABMA:MIEFAAAAAAAA",
+]
+
+
+def backgammon_refusals() -> Iterator[str]:
+    rng = random.Random(16)
+    for ruleset in ["seed", "standard", "money", "match"]:
+        game = load("backgammon", ruleset)
+        for text in BACKGAMMON_POSITIONS:
+            yield from _refusals(game.parse_position, text)
+        for move in [
+            "zz",
+            "13/7 8/7",
+            "w1b1",
+            "w1b3",
+            42,
+            "double",
+            "take",
+            "resign gammon",
+            "accept",
+        ]:
+            yield from _refusals(_play, game.start(), move)
+        state = game.start()
+        for ply in range(160):  # a game of random moves, refusals tried on the way
+            if state.outcome() is not None:
+                for move in ["13/7", "pass"]:
+                    yield from _refusals(_play, state, move)
+                break
+            if state.to_move == CHANCE:
+                state = state.play(rng.choice([o for o, _ in state.chance_outcomes()]))
+                continue
+            legal = state.legal_moves()
+            if state.dice is not None and ply % 5 == 0:
+                for src, dst in itertools.product(
+                    ["bar", "24", "13", "8", "6", "3", "1"], ["22", "18", "7", "2", "off"]
+                ):
+                    yield from _refusals(_play, state, f"{src}/{dst}")
+                    yield from _refusals(_play, state, f"{src}/{dst}*")
+                for move in [
+                    "pass",
+                    "13/7 8/7",
+                    "8/5(2)",
+                    "8/5(9)",
+                    "x/y",
+                    "13-7",
+                    "25/20",
+                    "7/13",
+                    "bar/off",
+                    "off/3",
+                    "",
+                ]:
+                    yield from _refusals(_play, state, move)
+                for steps in [
+                    [(13, 7, 6)],
+                    [(99, 1, 2)],
+                    ["13-7"],
+                    ["zz/7"],
+                    [42],
+                    ["13/7"],
+                    ["24/23"],
+                ]:
+                    yield from _refusals(state.partial_turn, steps)
+            if legal and legal[0].is_pass:
+                yield state.pass_reason()
+            if state.dice is None:
+                for move in [
+                    "double",
+                    "roll",
+                    "take",
+                    "drop",
+                    "accept",
+                    "decline",
+                    "resign single",
+                    "13/7",
+                ]:
+                    yield from _refusals(_play, state, move)
+            state = state.play(rng.choice(legal))
+    cubes = load("backgammon", "money")
+    for text, moves in [
+        ("W[6x2] B[6x2] w - cube 2b", ["double"]),
+        ("W[6x2] B[6x2] w - cube 2w", ["take"]),
+    ]:
+        state = cubes.parse_position(text)
+        for move in moves:
+            yield from _refusals(_play, state, move)
+    match = load("backgammon", "match")
+    for text in [
+        "W[6x2] B[6x2] w - cube 1 match 7 6-3 crawford",
+        "W[6x2] B[6x2] w - cube 2w match 7 5-3",
+    ]:
+        yield from _refusals(_play, match.parse_position(text), "double")
+
+
+def defiance_refusals() -> Iterator[str]:
+    rows = "/".join(["10"] * 10)
+    for ruleset in ["10x10", "8x8"]:
+        game = load("defiance", ruleset)
+        for text in [
+            "zz",
+            42,
+            "10 r40,i40 R2.2,I7.8,I8.7 r",
+            f"{rows} r40 R2.2,I7.8,I8.7 r",
+            f"{rows} r40,i40 R2.2,I7.8 r",
+            f"{rows} r40,i40 R2.2,I7.8,I7.8 r",
+            f"{rows} r40,i40 R2.2,I7.8,I8.7 x",
+            f"{rows} r40,i40 R2.2,I7.8,I8.7 -",
+            f"/{rows[3:]} r40,i40 R2.2,I7.8,I8.7 r",
+            f"11{rows[2:]} r40,i40 R2.2,I7.8,I8.7 r",
+            f"9{rows[2:]} r40,i40 R2.2,I7.8,I8.7 r",
+            f"RN9{rows[2:]} r40,i40 R2.2,I7.8,I8.7 r",
+            f"R9{rows[2:]} r39,i40 R2.2,I7.8,I8.7 r",
+            f"0R9{rows[2:]} r39,i40 R2.2,I7.8,I8.7 r",
+            f"X9{rows[2:]} r39,i40 R2.2,I7.8,I8.7 r",
+            f"{rows} zz R2.2,I7.8,I8.7 r",
+            f"{rows} r40,r40 R2.2,I7.8,I8.7 r",
+            f"{rows} r40,i40 Q2.2,I7.8,I8.7 r",
+            f"{rows} r40,i40 R2.22,I7.8,I8.7 r",
+            f"{rows} r40,i40 I2.22,I7.8,I8.7 r",
+            f"IEIWRN7{rows[2:]} r39,i38 R2.2,I7.8,I8.7 r",
+            f"{rows} r40,i40 R2.2,I2.2,I8.7 -",
+            f"{rows} r4٣,i40 R2.2,I7.8,I8.7 r",
+            f"{rows} r4000000000000,i40 R2.2,I7.8,I8.7 r",
+        ]:
+            yield from _refusals(game.parse_position, text)
+        rng = random.Random(16)
+        state = game.start()
+        for ply in range(40):
+            if state.outcome() is not None:
+                yield from _refusals(_play, state, "a1>N")
+                yield from _refusals(state.after_action, "a1>N")
+                break
+            if ply % 3 == 0:  # both sides' turns
+                yield from _defiance_turn_refusals(state)
+            state = state.play(rng.choice(state.legal_moves()))
+    state = load("defiance").start()
+    for turn in ["a1>N", "c3>E", "a2>N", "e3>W"]:  # d3 is now a dead zone for the rebels
+        state = _play(state, turn)
+    for turn in ["d3>N", "c3>N", "c3@N", "a1@N", "b1>N;P1.1-P1.2"]:
+        yield from _refusals(_play, state, turn)
+
+
+def _defiance_turn_refusals(state: Any) -> Iterator[str]:
+    """Written turns refused in ``state``: bad text, and every Command step of one or two
+    points from where the Commands stand (and from where they do not), after legal actions."""
+    for move in ["zz", 42, "a1>N", "a1>Q", "z99>N", "a1@N", "a01>N", "a1>N;zz", "a1>N;P99.2-P2.3"]:
+        yield from _refusals(_play, state, move)
+    for cell in ["a1", "c3", "e5", "f6", "j10"]:
+        for move in [f"{cell}>N", f"{cell}@S", f"{cell}@N"]:
+            yield from _refusals(_play, state, move)
+    commands = state.position().split()[2].split(",")
+    points = [tuple(int(v) for v in c[1:].split(".")) for c in commands]
+    actions = sorted({str(m).split(";")[0] for m in state.legal_moves()})[:2]
+    for action, (x, y) in itertools.product(actions, [*points, (1, 1)]):
+        for dx, dy in itertools.product(range(-2, 3), repeat=2):
+            if min(x + dx, y + dy) >= 0:
+                yield from _refusals(_play, state, f"{action};P{x}.{y}-P{x + dx}.{y + dy}")
+
+
+def crafted_refusals() -> Iterator[str]:
+    """Refusals that random play seldom meets: full and blocked points, bearing off, answers
+    owed to the cube, the cube at its top, GNU Backgammon IDs and XGIDs, a failed flight."""
+    seed = load("backgammon")
+    start = "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 21"
+    for position, moves in [
+        (start, ["8/6 24/23", "13/11 13/12", "13/٣"]),
+        (
+            "W[6x2,5x3,4x3,3x2,2x3] B[24x2,13x5,8x3,6x5] w 42",
+            ["3/off 2/off", "5/1 4/2", "6/off 5/3"],
+        ),
+    ]:
+        for move in moves:
+            yield from _refusals(_play, seed.parse_position(position), move)
+    money = load("backgammon", "money")
+    play = money.parse_position("W[6x2] B[6x2] w 31 cube 1").legal_moves()[0]
+    for position in ["W[6x2] B[6x2] w - cube 2w doubled", "W[6x2] B[6x2] w - cube 1 resign single"]:
+        yield from _refusals(money.parse_position(position).play, play)
+    yield from _refusals(_play, money.parse_position("W[6x2] B[6x2] w - cube 32768w"), "double")
+    for text in ["!!!!!!!!!!!!!!:cIkqAAAAAAAA", "4HPw:cIkq", "4HPwATDgc/ABMA:!!!!!!!!!!!!",
+                 "4HPwATDgc/ABMA:cIkq", 42, "//////////8AAA:cIkqAAAAAAAA"]:  # fmt: skip
+        yield from _refusals(money.from_gnubg_id, text)
+    xgid = "XGID=-b----E-C---eE---c-e----B-:{}:{}:1:00:{}:{}:{}:{}:10"
+    for fields in itertools.permutations(["x", "0", "0", "0", "0", "0"]):
+        yield from _refusals(money.parse_position, xgid.format(*fields))
+    rows = "/".join(["10"] * 10)
+    beside = load("defiance").parse_position(f"{rows} r40,i40 R2.2,I3.3,I8.7 r")
+    yield from _refusals(_play, beside, "a1>N;P2.2-P3.3")
+    flight = load("general").parse_position("s3 a1,a2,a3,a4,b5,c5 g 1")
+    yield from _refusals(_play, flight, "s3-s4*b2xa1a3")
+
+
+UNREACHED = {
+    "one side",  # a Position ID with too many checkers is refused before it names the side
+    "the other side",
+    "a move",  # the move parsers' patterns let only ASCII digits through to read_number
+    "it does not use the dice as the rules require",  # guards behind the legal-move check
+    "no order of these moves can be played",
+    "{src}/{dst} is not a move of {die}",
+    "a {die} cannot bear off from {point}",
+    "the Rebels control {point}",  # a position that random play seldom builds
+}
+"""Phrases of ``PARTS`` that the refusals above do not meet, and why."""
+
+
+@pytest.mark.parametrize(
+    "refusals", [general_refusals, backgammon_refusals, defiance_refusals, crafted_refusals]
+)
+def test_bad_positions_and_illegal_moves_read_in_french(
+    refusals: Callable[[], Iterator[str]],
+) -> None:
+    messages = set(refusals())
+    assert len(messages) > 20  # the list reaches many kinds of refusal, not a few
+    for message in sorted(messages):
+        if message:
+            assert_french(message)
+
+
+def test_the_refusals_above_meet_every_phrase() -> None:
+    """The exercise covers what the reading of the sources cannot: each phrase the engines
+    build elsewhere is met in a real refusal (but for ``UNREACHED``, said why there)."""
+    met: set[str] = set()
+    parts = [(en, re.compile(_pattern(en), re.DOTALL)) for en, _ in PARTS]
+    messages = [re.compile(_pattern(en), re.DOTALL) for en, _ in MESSAGES]
+
+    def meet(text: str) -> None:
+        for en, pattern in parts:
+            found = pattern.fullmatch(text)
+            if found is not None:
+                met.add(en)
+                for value in found.groups():
+                    meet(value)
+
+    refused = [general_refusals, backgammon_refusals, defiance_refusals, crafted_refusals]
+    for message in {m for refusals in refused for m in refusals()}:
+        for pattern in messages:
+            found = pattern.fullmatch(message)
+            if found is not None:
+                for value in found.groups():
+                    meet(value)
+        for piece in message.split("; "):
+            meet(piece)
+    assert {en for en, _ in PARTS} >= UNREACHED
+    assert not {en for en, _ in PARTS} - met - UNREACHED
+
+
+def _pattern(english: str) -> str:
+    """A loose pattern of a template (every value any text), enough to find the phrases in it."""
+    pieces = re.split(r"\{\w+(?:!r)?\}", english)
+    return "(.*?)".join(re.escape(p) for p in pieces)
+
+
+def test_every_reason_a_roll_cannot_be_played_reads_in_french() -> None:
+    """The forced pass's reasons (``pass_reason``, parts joined by "; ") and the reasons a
+    written play fails, over the single moves of many positions."""
+    rng = random.Random(4)
+    game = load("backgammon")
+    reasons: set[str] = set()
+    for _ in range(6):
+        state = game.start()
+        while state.outcome() is None:
+            if state.to_move == CHANCE:
+                state = state.play(rng.choice([o for o, _ in state.chance_outcomes()]))
+                continue
+            legal = state.legal_moves()
+            if legal[0].is_pass:
+                reasons.add(state.pass_reason())
+            state = state.play(rng.choice(legal))
+    assert any("; " in r for r in reasons), "no pass with two reasons was met"
+    for reason in reasons:
+        said = assert_french(reason)
+        assert said.count(";") == reason.count(";")
+
+
+_NOTATION = st.text(
+    alphabet="abcdefgsx0123456789-*,;/>@NESWrgiIRwb[] .:=XGIDQoffbar'٣", max_size=40
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(
+        ["general", "backgammon", "backgammon/money", "backgammon/match", "defiance/8x8"]
+    ),
+    position=_NOTATION,
+    move=_NOTATION,
+)
+def test_any_refusal_of_written_text_reads_in_french(game: str, position: str, move: str) -> None:
+    name, _, ruleset = game.partition("/")
+    engine = load(name, ruleset or None)
+    for message in _refusals(engine.parse_position, position):
+        assert_french(message)
+    for message in _refusals(_play, engine.start(), move):
+        assert_french(message)
+
+
+# -- a French page gets them ---------------------------------------------------------------------
+
+
+def test_a_french_page_gets_the_engines_refusals_in_french(client: TestClient) -> None:
+    token = token_of(new_game(client)["seats"]["both"])
+    url = f"/api/play/{token}/move"
+    english = client.post(url, json={"move": "a1-a2", "ply": 0})
+    assert english.status_code == 422 and english.json()["detail"] == "a2 is occupied"
+    said = client.post(url, json={"move": "a1-a2", "ply": 0}, headers=FR)
+    assert said.status_code == 422 and said.json()["detail"] == "il y a déjà un pion en a2"
+    said = client.post(url, json={"move": "zz", "ply": 0}, headers=FR)
+    assert said.json()["detail"].startswith(f"impossible de lire «{NNBSP}zz{NNBSP}»")
+    created = client.post("/api/games", json={"game": "general", "position": "zz"}, headers=FR)
+    assert created.status_code == 422
+    assert created.json()["detail"] == (
+        "position invalide : une position a 4 champs (général, rebelles, camp, envol), par "
+        f"exemple «{NNBSP}c3 a1,a2,… r 1{NNBSP}»{NNBSP}; «{NNBSP}zz{NNBSP}» en a 1"
+    )
+    board = client.post(
+        "/api/analysis/position", json={"game": "defiance", "move": "a1@N"}, headers=FR
+    )
+    assert board.status_code == 422
+    assert board.json()["detail"] == "il n’y a pas de pion des rebelles en a1"
+    bad = client.post(
+        "/api/analysis/position",
+        json={"game": "backgammon", "position": "W[zz] B[] w 31"},
+        headers=FR,
+    )
+    assert bad.json()["detail"].startswith(
+        f"position invalide{NNBSP}: blancs{NNBSP}: impossible de lire"
+    )
+
+
+def test_the_socket_of_a_french_page_gets_them_in_french(client: TestClient) -> None:
+    token = token_of(new_game(client)["seats"]["both"])
+    client.cookies.set("lang", "fr")
+    with client.websocket_connect(f"/ws/{token}") as ws:
+        message = ws.receive_json()
+        while message["type"] != "state":
+            message = ws.receive_json()
+        ply = message["game"]["ply"]
+        for move, said in [
+            ("a1-a2", "il y a déjà un pion en a2"),
+            ("c3-c4", "le général est en c3, et c’est aux rebelles de jouer"),
+        ]:
+            ws.send_json({"type": "move", "move": move, "ply": ply})
+            message = ws.receive_json()
+            while message["type"] != "error":
+                message = ws.receive_json()
+            assert message["code"] == "illegal" and message["message"] == said
+    client.cookies.set("lang", "en")
+    with client.websocket_connect(f"/ws/{token}") as ws:
+        ws.send_json({"type": "move", "move": "a1-a2", "ply": ply})
+        message = ws.receive_json()
+        while message["type"] != "error":
+            message = ws.receive_json()
+        assert message["message"] == "a2 is occupied"
