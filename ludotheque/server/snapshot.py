@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .boards import board
+from .engine_words import french
 from .service import BOTH, WATCH, GameSession, next_epoch
 from .timing import table_view
 
@@ -100,6 +101,8 @@ def _history(session: GameSession, states: list[Any]) -> list[dict[str, Any]]:
                  "position": states[i + 1].position()}  # fmt: skip
         if note is not None and kind == "move":
             entry["note"] = note(states[i], text)
+            if french(entry["note"]):  # a forced pass's reasons, for French pages
+                entry["note_fr"] = french(entry["note"])
         cache.append((states[i + 1], entry))
     return [entry for _, entry in cache]  # shared by every view: never changed once made
 

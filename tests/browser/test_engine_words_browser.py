@@ -53,3 +53,15 @@ def test_a_french_page_shows_a_bad_position_in_french(
     )
     shot(page, "engine-words-position-fr")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_french_page_says_why_a_pass_was_forced_in_french(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = french_page(new_page, server)
+    open_game(page, server, "backgammon", "svg.backgammon", position="W[bar,24x5,6x5] B[3x2] w 31")
+    entry = page.locator("#move-list .ply.move").first
+    expect(entry).to_contain_text(f"la flèche 24 est pleine{NNBSP}: 5 de vos pions s’y trouvent")
+    expect(entry).to_contain_text("la flèche 22 est bloquée")
+    shot(page, "engine-words-pass-fr")
+    assert not page.errors  # type: ignore[attr-defined]

@@ -702,3 +702,15 @@ def test_the_socket_of_a_french_page_gets_them_in_french(client: TestClient) -> 
         while message["type"] != "error":
             message = ws.receive_json()
         assert message["message"] == "a2 is occupied"
+
+
+def test_a_forced_pass_says_why_in_french_too(client: TestClient) -> None:
+    created = new_game(client, game="backgammon", position="W[bar,24x5,6x5] B[3x2] w 31")
+    state = client.get(f"/api/play/{token_of(created['seats']['both'])}").json()
+    first = state["history"][0]
+    assert first["text"] == "pass" and "22 is blocked" in first["note"]
+    assert first["note_fr"] == (
+        f"bar/22 avec le 3{NNBSP}: la flèche 22 est bloquée{NNBSP}: l’adversaire y a 2 pions"
+        f"{NNBSP}; bar/24 avec le 1{NNBSP}: la flèche 24 est pleine{NNBSP}: 5 de vos pions s’y "
+        "trouvent déjà"
+    )

@@ -908,9 +908,15 @@ export function historyText(entry, t) {
     return t("bg.rolled", { side: t(`side.${side}`), dice: entry.text });
   }
   if (isCubeWord(entry.text)) return cubeText(entry, t);
-  if (entry.text === "pass" && entry.note) return `${t("bg.pass")} — ${entry.note}`;
+  if (entry.text === "pass" && entry.note) return `${t("bg.pass")} — ${passNote(entry)}`;
   if (entry.text === "pass") return t("bg.pass");
   return entry.text;
+}
+
+// Why a pass was forced: the engine's words, in French on a French page (see engine_words.py).
+function passNote(entry) {
+  const french = typeof document !== "undefined" && document.documentElement.lang === "fr";
+  return (french && entry.note_fr) || entry.note || "";
 }
 
 // The move list as backgammon players write it: the roll ("31:") beside its play; the reason
@@ -921,7 +927,7 @@ export function listText(entry, t) {
     const dice = m ? [m[1], m[2]].sort().reverse().join("") : entry.text;
     return { text: `${dice}:`, title: historyText(entry, t) };
   }
-  if (entry.text === "pass") return { text: t("bg.pass"), note: entry.note || "" };
+  if (entry.text === "pass") return { text: t("bg.pass"), note: passNote(entry) };
   if (isCubeWord(entry.text)) return { text: cubeText(entry, t) };
   return { text: entry.text };
 }
