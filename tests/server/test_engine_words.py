@@ -714,3 +714,14 @@ def test_a_forced_pass_says_why_in_french_too(client: TestClient) -> None:
         f"{NNBSP}; bar/24 avec le 1{NNBSP}: la flèche 24 est pleine{NNBSP}: 5 de vos pions s’y "
         "trouvent déjà"
     )
+
+
+def test_an_unknown_refusal_keeps_the_english_behind_a_french_lead_in() -> None:
+    from ludotheque.server.service import engine_error
+
+    unknown = engine_error(IllegalMove("the moon is in the way"))
+    assert unknown.in_language("en") == "the moon is in the way"
+    assert unknown.in_language("fr") == "refusé par les règles : the moon is in the way"
+    known = engine_error(IllegalMove("a2 is occupied"))
+    assert known.message == "a2 is occupied" and known.code == "illegal"
+    assert known.in_language("fr") == "il y a déjà un pion en a2"
