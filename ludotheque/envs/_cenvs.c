@@ -1,13 +1,16 @@
 /* The optional compiled helpers of the encodings (issue 20, item 5): the few loops that run
  * once per decision over a list of the engine's moves, where Python's cost per item is more
- * than the engine's own work. fast.py holds the same functions in Python (the reference and
- * the fallback, which the tests check against these); built at install like the games' cores
- * (hatch_build.py), ignored with LUDOTHEQUE_PURE_PYTHON=1.
+ * than the engine's own work, and the General's whole step on packed positions. fast.py and
+ * envs/general.py hold the same functions in Python (the references and the fallbacks, which
+ * the tests check against these); built at install like the games' cores (hatch_build.py),
+ * ignored with LUDOTHEQUE_PURE_PYTHON=1.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
+#include <string.h>
 
-#define VERSION 1
+#define VERSION 2
 #define CHECKER_ACTIONS 150 /* backgammon: (src - 1) * 6 + (die - 1), src 1-25, die 1-6 */
 
 /* group(plays, k) -> (actions ascending, {action: (step, [plays])}): backgammon's plays by
@@ -87,36 +90,6 @@ done:
     return result;
 }
 
-/* actions(moves, table) -> [table[move] for move in moves] (KeyError for a move not in it) */
-static PyObject *actions(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyDict_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "actions(moves, table: dict)");
-        return NULL;
-    }
-    PyObject *seq = PySequence_Fast(args[0], "moves must be a sequence");
-    if (seq == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
-    PyObject *out = PyList_New(n);
-    if (out == NULL) {
-        Py_DECREF(seq);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *value = PyDict_GetItemWithError(args[1], items[i]);
-        if (value == NULL) {
-            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, items[i]);
-            Py_DECREF(out);
-            Py_DECREF(seq);
-            return NULL;
-        }
-        Py_INCREF(value);
-        PyList_SET_ITEM(out, i, value);
-    }
-    Py_DECREF(seq);
-    return out;
-}
-
 /* mask(actions, size) -> bytearray(size) with 1 at each action (ValueError out of range) */
 static PyObject *mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
@@ -157,13 +130,408 @@ fail:
     return NULL;
 }
 
+/* ---- Le Général et les rebelles: the whole step on packed positions (envs/general.py) -------
+ *
+ * A position is one integer (envs/general.py, ``key_of``): the rebels in bits 0-28, the
+ * general's point in bits 29-33, the side to move in bit 34 (1: the general), the flight still
+ * available in bit 35. general_setup() is given the engine's move tables once, each move
+ * replaced by its action (the tables of games/general/moves.py, as _cgeneral.c reads them), and
+ * the rules' few constants; the moves listed here are the engine's, in the order of actions.
+ */
+#define G_POINTS 29
+#define G_REBELS ((1ull << G_POINTS) - 1)
+#define G_GENERAL_SHIFT 29
+#define G_SIDE_BIT 34
+#define G_FLIGHT_BIT 35
+#define G_MAX_STEPS 8
+#define G_MAX_PAIRS 4
+#define G_AREA 35   /* the observation's grid: 7 rows of 5 */
+#define G_PLANES 8
+#define G_MAX_MOVES 512 /* far above the most a position has (rebels 16 x 8, general 8 x 4 + 28 x 4) */
+
+typedef struct {
+    int dst;     /* the point stepped to, or the landing of a flight */
+    int plain;   /* the action without a capture */
+    int npairs;
+    uint32_t pair[G_MAX_PAIRS];
+    int capture[G_MAX_PAIRS];
+} GStep;
+
+typedef struct {
+    int action;
+    uint64_t next;
+} GMove;
+
+static int g_ready = 0;
+static int g_apex, g_min_rebels;
+static uint32_t g_sanctuary, g_gates;
+static uint32_t g_rebel_targets[G_POINTS];
+static int g_rebel_action[G_POINTS][G_POINTS];
+static int g_nsteps[G_POINTS];
+static GStep g_steps[G_POINTS][G_MAX_STEPS];
+static int g_nflights[G_POINTS];
+static GStep g_flights[G_POINTS][G_POINTS];
+static int g_cells[G_POINTS];              /* each point's cell on the observation's grid */
+static PyObject *g_action_objects = NULL; /* a tuple of every action as a Python int */
+static Py_ssize_t g_num_actions = 0;
+
+static int g_action(PyObject *value) {
+    long a = PyLong_AsLong(value);
+    if (a == -1 && PyErr_Occurred()) return -2;
+    if (a < 0 || a >= g_num_actions) {
+        PyErr_Format(PyExc_ValueError, "action %ld out of 0-%zd", a, g_num_actions - 1);
+        return -2;
+    }
+    return (int)a;
+}
+
+static int g_read_step(PyObject *entry, GStep *step) {
+    /* (point, plain action, ((pair mask, capturing action), ...)) */
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3 ||
+        !PyTuple_Check(PyTuple_GET_ITEM(entry, 2)) ||
+        PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 2)) > G_MAX_PAIRS) {
+        PyErr_SetString(PyExc_ValueError, "a step is (point, action, captures of at most 4)");
+        return -1;
+    }
+    long dst = PyLong_AsLong(PyTuple_GET_ITEM(entry, 0));
+    if (dst == -1 && PyErr_Occurred()) return -1;
+    if (dst < 0 || dst >= G_POINTS) {
+        PyErr_SetString(PyExc_ValueError, "a point out of the board");
+        return -1;
+    }
+    step->dst = (int)dst;
+    if ((step->plain = g_action(PyTuple_GET_ITEM(entry, 1))) < -1) return -1;
+    PyObject *captures = PyTuple_GET_ITEM(entry, 2);
+    step->npairs = (int)PyTuple_GET_SIZE(captures);
+    for (int k = 0; k < step->npairs; k++) {
+        PyObject *item = PyTuple_GET_ITEM(captures, k);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+            PyErr_SetString(PyExc_ValueError, "a capture is (pair mask, action)");
+            return -1;
+        }
+        unsigned long pair = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(item, 0));
+        if (PyErr_Occurred()) return -1;
+        if (pair >> G_POINTS) {
+            PyErr_SetString(PyExc_ValueError, "a pair out of the board");
+            return -1;
+        }
+        step->pair[k] = (uint32_t)pair;
+        if ((step->capture[k] = g_action(PyTuple_GET_ITEM(item, 1))) < -1) return -1;
+    }
+    return 0;
+}
+
+/* general_setup(rebel_actions, general_steps, flights, apex, sanctuary, gates, min_rebels,
+ *               num_actions, cells) */
+static PyObject *general_setup(PyObject *self, PyObject *args) {
+    PyObject *rebel_rows, *general_steps, *flight_steps, *cells;
+    unsigned long sanctuary, gates;
+    Py_ssize_t num_actions;
+    if (!PyArg_ParseTuple(args, "O!O!O!ikkinO!", &PyTuple_Type, &rebel_rows, &PyTuple_Type,
+                          &general_steps, &PyTuple_Type, &flight_steps, &g_apex, &sanctuary,
+                          &gates, &g_min_rebels, &num_actions, &PyTuple_Type, &cells))
+        return NULL;
+    g_ready = 0;
+    if (PyTuple_GET_SIZE(rebel_rows) != G_POINTS || PyTuple_GET_SIZE(general_steps) != G_POINTS ||
+        PyTuple_GET_SIZE(flight_steps) != G_POINTS || PyTuple_GET_SIZE(cells) != G_POINTS ||
+        g_apex < 0 || g_apex >= G_POINTS || sanctuary >> G_POINTS || gates >> G_POINTS ||
+        num_actions <= 0 || num_actions > 65536) {
+        PyErr_SetString(PyExc_ValueError, "tables of 29 points and a board expected");
+        return NULL;
+    }
+    for (int p = 0; p < G_POINTS; p++) {
+        long cell = PyLong_AsLong(PyTuple_GET_ITEM(cells, p));
+        if (cell == -1 && PyErr_Occurred()) return NULL;
+        if (cell < 0 || cell >= G_AREA) {
+            PyErr_SetString(PyExc_ValueError, "a cell out of the grid");
+            return NULL;
+        }
+        g_cells[p] = (int)cell;
+    }
+    g_sanctuary = (uint32_t)sanctuary;
+    g_gates = (uint32_t)gates;
+    g_num_actions = num_actions;
+    for (int p = 0; p < G_POINTS; p++) {
+        PyObject *row = PyTuple_GET_ITEM(rebel_rows, p);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != G_POINTS) {
+            PyErr_SetString(PyExc_ValueError, "a row of rebel actions has 29 entries");
+            return NULL;
+        }
+        g_rebel_targets[p] = 0;
+        for (int q = 0; q < G_POINTS; q++) {
+            PyObject *item = PyTuple_GET_ITEM(row, q);
+            if (item == Py_None) {
+                g_rebel_action[p][q] = -1;
+                continue;
+            }
+            if ((g_rebel_action[p][q] = g_action(item)) < -1) return NULL;
+            g_rebel_targets[p] |= 1u << q;
+        }
+        PyObject *mine = PyTuple_GET_ITEM(general_steps, p);
+        PyObject *flying = PyTuple_GET_ITEM(flight_steps, p);
+        if (!PyTuple_Check(mine) || PyTuple_GET_SIZE(mine) > G_MAX_STEPS ||
+            !PyTuple_Check(flying) || PyTuple_GET_SIZE(flying) > G_POINTS) {
+            PyErr_SetString(PyExc_ValueError, "malformed steps");
+            return NULL;
+        }
+        g_nsteps[p] = (int)PyTuple_GET_SIZE(mine);
+        for (int i = 0; i < g_nsteps[p]; i++)
+            if (g_read_step(PyTuple_GET_ITEM(mine, i), &g_steps[p][i]) < 0) return NULL;
+        g_nflights[p] = (int)PyTuple_GET_SIZE(flying);
+        for (int i = 0; i < g_nflights[p]; i++)
+            if (g_read_step(PyTuple_GET_ITEM(flying, i), &g_flights[p][i]) < 0) return NULL;
+    }
+    PyObject *objects = PyTuple_New(num_actions);
+    if (objects == NULL) return NULL;
+    for (Py_ssize_t a = 0; a < num_actions; a++) {
+        PyObject *number = PyLong_FromSsize_t(a);
+        if (number == NULL) {
+            Py_DECREF(objects);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(objects, a, number);
+    }
+    Py_XSETREF(g_action_objects, objects);
+    g_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static inline uint64_t g_pack(uint32_t rebels, int general, int side, int flight) {
+    return (uint64_t)rebels | (uint64_t)general << G_GENERAL_SHIFT | (uint64_t)side << G_SIDE_BIT |
+           (uint64_t)flight << G_FLIGHT_BIT;
+}
+
+/* the moves of the general onto one step's point (or one flight's landing): its captures, else
+ * the plain step */
+static int g_add_step(GMove *out, int n, const GStep *step, uint32_t rebels, int flight) {
+    int found = 0;
+    for (int k = 0; k < step->npairs; k++) {
+        if ((rebels & step->pair[k]) == step->pair[k] && n < G_MAX_MOVES) {
+            out[n].action = step->capture[k];
+            out[n++].next = g_pack(rebels & ~step->pair[k], step->dst, 0, flight);
+            found = 1;
+        }
+    }
+    if (!found && n < G_MAX_MOVES) {
+        out[n].action = step->plain;
+        out[n++].next = g_pack(rebels, step->dst, 0, flight);
+    }
+    return n;
+}
+
+/* the legal moves of a position, by action ascending (none when the game is over: twelve
+ * rebels captured, the general shut in the sanctuary, or no move for the side to move) */
+static int g_moves(uint64_t key, GMove *out) {
+    uint32_t rebels = (uint32_t)(key & G_REBELS);
+    int general = (int)(key >> G_GENERAL_SHIFT) & 31;
+    int side = (int)(key >> G_SIDE_BIT) & 1;
+    int flight = (int)(key >> G_FLIGHT_BIT) & 1;
+    if (__builtin_popcount(rebels) <= g_min_rebels) return 0;
+    if ((g_sanctuary >> general) & 1u && (rebels & g_gates) == g_gates) return 0;
+    int n = 0;
+    if (!side) {
+        uint32_t empty = ~(rebels | (1u << general));
+        for (uint32_t r = rebels; r; r &= r - 1) {
+            int src = __builtin_ctz(r);
+            for (uint32_t t = g_rebel_targets[src] & empty; t; t &= t - 1) {
+                int dst = __builtin_ctz(t);
+                if (n < G_MAX_MOVES) {
+                    out[n].action = g_rebel_action[src][dst];
+                    out[n++].next = g_pack(rebels ^ ((1u << src) | (1u << dst)), general, 1, flight);
+                }
+            }
+        }
+    } else {
+        for (int i = 0; i < g_nsteps[general]; i++) {
+            const GStep *step = &g_steps[general][i];
+            if ((rebels >> step->dst) & 1u) continue;
+            if (step->dst == g_apex && flight) {
+                for (int j = 0; j < g_nflights[general]; j++) {
+                    const GStep *land = &g_flights[general][j];
+                    if (!((rebels >> land->dst) & 1u)) n = g_add_step(out, n, land, rebels, 0);
+                }
+            } else {
+                n = g_add_step(out, n, step, rebels, flight);
+            }
+        }
+    }
+    for (int i = 1; i < n; i++) { /* a few dozen at most, nearly sorted: insertion */
+        GMove move = out[i];
+        int j = i - 1;
+        while (j >= 0 && out[j].action > move.action) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = move;
+    }
+    return n;
+}
+
+static PyObject *g_list(const GMove *moves, int n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *number = PyTuple_GET_ITEM(g_action_objects, moves[i].action);
+        Py_INCREF(number);
+        PyList_SET_ITEM(out, i, number);
+    }
+    return out;
+}
+
+static int g_key(PyObject *value, uint64_t *key) {
+    if (!g_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "general_setup() was not called");
+        return -1;
+    }
+    unsigned long long k = PyLong_AsUnsignedLongLong(value);
+    if (k == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (k >> (G_FLIGHT_BIT + 1) || ((k >> G_GENERAL_SHIFT) & 31) >= G_POINTS) {
+        PyErr_SetString(PyExc_ValueError, "not a packed position");
+        return -1;
+    }
+    *key = (uint64_t)k;
+    return 0;
+}
+
+/* general_legal(key) -> the legal actions of the position, ascending ([] when it is over) */
+static PyObject *general_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    uint64_t key;
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "general_legal(key)");
+        return NULL;
+    }
+    if (g_key(args[0], &key) < 0) return NULL;
+    GMove moves[G_MAX_MOVES];
+    return g_list(moves, g_moves(key, moves));
+}
+
+/* general_step(key, action, keys) -> (next key, its legal actions ascending, next keys, count),
+ * or None when the action is not legal at key. ``keys`` are the positions since the last
+ * irreversible move (a capture or the flight), key last, as native 64-bit integers in bytes;
+ * the next keys are the same with the next position added (only it after an irreversible
+ * move), and count how many times the next position occurs in them. */
+static PyObject *general_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    uint64_t key;
+    if (nargs != 3 || !PyBytes_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "general_step(key, action, keys: bytes)");
+        return NULL;
+    }
+    if (g_key(args[0], &key) < 0) return NULL;
+    int overflow;
+    long action = PyLong_AsLongAndOverflow(args[1], &overflow);
+    if (action == -1 && PyErr_Occurred()) return NULL;
+    Py_ssize_t size = PyBytes_GET_SIZE(args[2]);
+    if (size % 8) {
+        PyErr_SetString(PyExc_ValueError, "keys are 8 bytes each");
+        return NULL;
+    }
+    GMove moves[G_MAX_MOVES];
+    int n = overflow ? 0 : g_moves(key, moves);
+    int i = 0;
+    while (i < n && moves[i].action != action) i++;
+    if (i == n) Py_RETURN_NONE;
+    uint64_t next = moves[i].next;
+    uint64_t changed = key ^ next;
+    int irreversible = (changed >> G_FLIGHT_BIT) & 1 ||
+                       __builtin_popcount((uint32_t)(key & G_REBELS)) !=
+                           __builtin_popcount((uint32_t)(next & G_REBELS));
+    Py_ssize_t kept = irreversible ? 0 : size;
+    PyObject *keys = PyBytes_FromStringAndSize(NULL, kept + 8);
+    if (keys == NULL) return NULL;
+    char *bytes = PyBytes_AS_STRING(keys);
+    memcpy(bytes, PyBytes_AS_STRING(args[2]), (size_t)kept);
+    memcpy(bytes + kept, &next, 8);
+    long count = 0;
+    for (Py_ssize_t at = 0; at <= kept; at += 8) {
+        uint64_t seen;
+        memcpy(&seen, bytes + at, 8);
+        count += seen == next;
+    }
+    PyObject *legal = g_list(moves, g_moves(next, moves));
+    PyObject *number = PyLong_FromUnsignedLongLong(next);
+    PyObject *times = PyLong_FromLong(count);
+    PyObject *result = NULL;
+    if (legal != NULL && number != NULL && times != NULL) {
+        result = PyTuple_New(4);
+        if (result != NULL) {
+            PyTuple_SET_ITEM(result, 0, number);
+            PyTuple_SET_ITEM(result, 1, legal);
+            PyTuple_SET_ITEM(result, 2, keys);
+            PyTuple_SET_ITEM(result, 3, times);
+            return result;
+        }
+    }
+    Py_XDECREF(legal);
+    Py_XDECREF(number);
+    Py_XDECREF(times);
+    Py_DECREF(keys);
+    return NULL;
+}
+
+/* general_observe(out, key, player, count, turns, max_turns): the observation of envs/general.py
+ * (``observe_py``, its reference) written into ``out``, a C-contiguous float32 array of 8 x 35
+ * (every number of it): the rebels, the general, the board, the flight available, the rebels
+ * to move, the observer the rebels, (count - 1) / 2, min(1, turns / max_turns). */
+static PyObject *general_observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    uint64_t key;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "general_observe(out, key, player, count, turns, max)");
+        return NULL;
+    }
+    if (g_key(args[1], &key) < 0) return NULL;
+    long player = PyLong_AsLong(args[2]);
+    long count = PyLong_AsLong(args[3]);
+    long turns = PyLong_AsLong(args[4]);
+    long max_turns = PyLong_AsLong(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    if (max_turns <= 0) {
+        PyErr_SetString(PyExc_ValueError, "the turn limit is positive");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (view.len != G_PLANES * G_AREA * (Py_ssize_t)sizeof(float) || view.itemsize != 4 ||
+        view.format == NULL || strcmp(view.format, "f") != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "out is a float32 array of 8 x 7 x 5");
+        return NULL;
+    }
+    float *f = (float *)view.buf;
+    uint32_t rebels = (uint32_t)(key & G_REBELS);
+    float planes[G_PLANES] = {
+        0.0f, 0.0f, 0.0f,
+        (float)((key >> G_FLIGHT_BIT) & 1),
+        (float)!((key >> G_SIDE_BIT) & 1),
+        (float)(player == 0),
+        (float)((double)(count - 1) / 2),
+        (float)((double)turns / (double)max_turns < 1.0 ? (double)turns / (double)max_turns : 1.0),
+    };
+    for (int p = 0; p < G_PLANES; p++)
+        for (int c = 0; c < G_AREA; c++) f[p * G_AREA + c] = planes[p];
+    for (uint32_t r = rebels; r; r &= r - 1) f[g_cells[__builtin_ctz(r)]] = 1.0f;
+    f[G_AREA + g_cells[(key >> G_GENERAL_SHIFT) & 31]] = 1.0f;
+    for (int p = 0; p < G_POINTS; p++) f[2 * G_AREA + g_cells[p]] = 1.0f;
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"group", (PyCFunction)(void (*)(void))group, METH_FASTCALL,
      "group(plays, k): backgammon's plays by their k-th single move, by action"},
-    {"actions", (PyCFunction)(void (*)(void))actions, METH_FASTCALL,
-     "actions(moves, table): each move's action"},
     {"mask", (PyCFunction)(void (*)(void))mask, METH_FASTCALL,
      "mask(actions, size): a bytearray with 1 at each action"},
+    {"general_setup", general_setup, METH_VARARGS,
+     "general_setup(rebel_actions, general_steps, flights, apex, sanctuary, gates, min_rebels, "
+     "num_actions): the General's move tables by action, once"},
+    {"general_legal", (PyCFunction)(void (*)(void))general_legal, METH_FASTCALL,
+     "general_legal(key): the legal actions of a packed position of the General, ascending"},
+    {"general_observe", (PyCFunction)(void (*)(void))general_observe, METH_FASTCALL,
+     "general_observe(out, key, player, count, turns, max_turns): the General's observation"},
+    {"general_step", (PyCFunction)(void (*)(void))general_step, METH_FASTCALL,
+     "general_step(key, action, keys): the General's next position, its legal actions, the "
+     "positions since the last irreversible move and the count of the next one; None when "
+     "the action is not legal"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -71,10 +71,11 @@ class Node:
     ``state``: the engine state (at the start of the turn while a turn is half chosen);
     ``pending``: the game's record of the part of the turn already chosen, or ``None``;
     ``turns``: engine moves played; ``seen``: hashes of the positions since the last
-    irreversible move, the current one last, and ``history`` the positions themselves, newest
-    first, each with how many times it occurred, as a chain of triples ``(position, count,
-    older chain)`` ending in ``None`` (a step adds a triple instead of copying them all;
-    ``seen_states`` lists them oldest first);
+    irreversible move, the current one last (the General's: its packed positions, see
+    ``GeneralNode``), and ``history`` the positions themselves, newest first, each with how
+    many times it occurred, as a chain of triples ``(position, count, older chain)`` ending
+    in ``None`` (a step adds a triple instead of copying them all; ``seen_states`` lists them
+    oldest first);
     ``outcome``: the end of the game (the engine's, or a draw of the history), else ``None``;
     ``truncated``: the game stopped at the frameworks' turn limit, with no result.
     """

@@ -5,9 +5,11 @@ the pure Python below, which is the reference (the tests check that both agree).
 - ``group(plays, k)``: backgammon's legal plays by their ``k``-th single move ``(src, dst, die,
   hit)``: the actions ``(src - 1) * 6 + (die - 1)`` ascending, and for each its single move
   and the plays that go on with it;
-- ``actions(moves, table)``: each move's action, ``table[move]`` (``KeyError`` for a move that
-  is not in it);
 - ``mask(actions, size)``: a ``bytearray`` of ``size`` bytes, 1 at each action.
+
+The helper also holds the General's whole step on packed positions (``general_setup``,
+``general_legal``, ``general_step``, ``general_observe``), whose references are in
+``envs/general.py``.
 """
 
 from __future__ import annotations
@@ -34,11 +36,6 @@ def group_py(plays: Sequence[Any], k: int) -> Groups:
     return sorted(by_action), by_action
 
 
-def actions_py(moves: Sequence[Any], table: dict[Any, int]) -> list[int]:
-    """``actions`` in Python (see the module docstring)."""
-    return list(map(table.__getitem__, moves))
-
-
 def mask_py(actions: Sequence[int], size: int) -> bytearray:
     """``mask`` in Python (see the module docstring)."""
     marks = bytearray(size)
@@ -50,12 +47,10 @@ def mask_py(actions: Sequence[int], size: int) -> bytearray:
 
 
 group: Callable[[Sequence[Any], int], Groups] = group_py
-actions: Callable[[Sequence[Any], dict[Any, int]], list[int]] = actions_py
 mask: Callable[[Sequence[int], int], bytearray] = mask_py
 
-CORE = compiled("ludotheque.envs._cenvs", 1)
+CORE = compiled("ludotheque.envs._cenvs", 2)
 """The compiled helper (``_cenvs.c``), or ``None``."""
 if CORE is not None:
     group = CORE.group
-    actions = CORE.actions
     mask = CORE.mask

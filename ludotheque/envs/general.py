@@ -27,22 +27,44 @@ over the turn limit.
 
 Ends: the rules', a draw by threefold repetition, and the frameworks' turn limit (``max_turns``
 moves, 1,000 by default: no result, "unfinished"; the rules have none).
+
+The step works on positions packed in one integer (``key_of``): the compiled helper
+(``_cenvs.c``) plays an action, lists the next position's legal actions and keeps the positions
+since the last capture or flight in one call, from tables of the engine's own moves; the
+engine state is built only when something asks for it (``GeneralNode``). ``step_py``,
+``legal_py`` and ``observe_py`` do the same through the engine: the references, and the
+fallback without the helper.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..core import IllegalMove
-from ..games.general.moves import FLIGHTS, GENERAL_STEPS, REBEL_STEPS
+from ..core import IllegalMove, InvalidPosition, Outcome, State
+from ..games.general.board import GATES_MASK, NAMES, S4, SANCTUARY_MASK
+from ..games.general.moves import FLIGHTS, GENERAL_STEPS, REBEL_MOVE, REBEL_STEPS
+from ..games.general.rules import GeneralState
+from ..games.general.rules import _make as _make_state
 from . import fast
-from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action, push
+from .base import (
+    MISSING,
+    REPETITION,
+    TERMINAL_PLAYER,
+    UNFINISHED,
+    Encoding,
+    Node,
+    Observation,
+    _as_action,
+)
 
 POINTS = (*(f"{c}{r}" for c in "abcde" for r in range(1, 6)), "s1", "s2", "s3", "s4")
 """The 29 points in action order (alphabetical)."""
 POINT_INDEX = {name: i for i, name in enumerate(POINTS)}
+assert POINTS == NAMES  # the engine numbers its points in the same order
 GRID: dict[str, tuple[int, int]] = {
     f"{c}{r}": (r - 1, x) for x, c in enumerate("abcde") for r in range(1, 6)
 }
@@ -54,6 +76,16 @@ _AREA = 7 * 5
 _FLAT = {name: y * 5 + x for name, (y, x) in GRID.items()}
 _BOARD = np.zeros((7, 5), np.float32)
 _BOARD[tuple(zip(*GRID.values(), strict=True))] = 1.0
+_FLAT_OF = tuple(_FLAT[name] for name in POINTS)
+_CELLS = tuple(
+    tuple(
+        tuple(_FLAT_OF[8 * k + i] for i in range(8) if byte >> i & 1 and 8 * k + i < len(POINTS))
+        for byte in range(256)
+    )
+    for k in range(4)
+)
+"""``_CELLS[k][byte]``: the flat cells (``y * 5 + x``) of the points ``8k … 8k + 7`` set in
+``byte``: a bitmask of points to cells in four look-ups."""
 _TEMPLATES = {
     (flight, rebels, first): np.concatenate(
         [_BOARD.ravel()] + [np.full(_AREA, float(on), np.float32) for on in (flight, rebels, first)]
@@ -144,16 +176,208 @@ _MOVES, _BY_VALUE = _interned()
 and the general's steps between two points are equal values: the same action)."""
 
 
+# -- positions packed in one integer, and the whole step on them ------------------------------
+
+REBELS_MASK = (1 << 29) - 1
+GENERAL_SHIFT = 29
+SIDE_BIT = 34
+FLIGHT_BIT = 35
+LAST_REBELS = 4
+"""The game ends when this many rebels remain (twelve captured)."""
+REPETITIONS = 3
+"""A position seen this many times is a draw."""
+_BYTES = sys.byteorder
+
+
+def key_of(state: State) -> int:
+    """A position packed in one integer, distinct for distinct positions: the rebels in bits
+    0–28 (by point number), the general's point from bit 29, the side to move in bit 34 (1:
+    the general), the flight still available in bit 35."""
+    reduced: Any = state.__reduce__()  # (the engine's _make, its four fields in order)
+    general, rebels, side, flight = reduced[1]
+    return int(rebels | general << GENERAL_SHIFT | side << SIDE_BIT | int(flight) << FLIGHT_BIT)
+
+
+def state_of(key: int) -> GeneralState:
+    """The engine state of a packed position (``key_of``'s inverse)."""
+    return _make_state(
+        key >> GENERAL_SHIFT & 31, key & REBELS_MASK, key >> SIDE_BIT & 1, bool(key >> FLIGHT_BIT)
+    )
+
+
+def pack(keys: Sequence[int]) -> bytes:
+    """Packed positions as the node keeps them: 8 bytes each, native order."""
+    return b"".join(k.to_bytes(8, _BYTES) for k in keys)
+
+
+def unpack(keys: bytes) -> list[int]:
+    """``pack``'s inverse."""
+    return memoryview(keys).cast("Q").tolist()
+
+
+def legal_py(key: int) -> list[int]:
+    """The legal actions of a packed position, ascending (none when the game is over): the
+    engine's moves by their actions (the reference of the compiled ``general_legal``)."""
+    return sorted(map(_BY_VALUE.__getitem__, state_of(key).legal_moves()))
+
+
+def step_py(key: int, action: int, keys: bytes) -> tuple[int, list[int], bytes, int] | None:
+    """The whole step (the reference of the compiled ``general_step``), through the engine:
+    the next position after ``action`` at position ``key``, its legal actions (``legal_py``),
+    the positions since the last irreversible move (``keys``, packed, with the next one added,
+    or only the next one after a capture or the flight) and how many times the next position
+    occurs in them; ``None`` when ``action`` is not legal at ``key``."""
+    if not 0 <= action < NUM_ACTIONS:
+        return None
+    move = _MOVES[key >> SIDE_BIT & 1][action]
+    if action >= STEPS and move is not None:  # a flight, from where the general stands
+        move = move.get(key >> GENERAL_SHIFT & 31)
+    if move is None:
+        return None
+    state = state_of(key)
+    try:
+        after = state.play(move)
+    except IllegalMove:
+        return None
+    following = key_of(after)
+    if (after.rebel_count, after.flight_available) != (state.rebel_count, state.flight_available):
+        keys = b""  # a capture or the flight: no earlier position can occur again
+    keys += following.to_bytes(8, _BYTES)
+    return following, legal_py(following), keys, unpack(keys).count(following)
+
+
+def observe_py(out: Observation, key: int, player: int, count: int, turns: int, limit: int) -> None:
+    """Write every number of the observation (see the module docstring) of packed position
+    ``key`` for ``player`` into ``out``: the position occurred ``count`` times, ``turns`` of
+    the ``limit`` were played (the reference of the compiled ``general_observe``)."""
+    rebels = key & REBELS_MASK
+    flat = out.reshape(-1)  # a view: plane p, row y, column x is p * 35 + y * 5 + x
+    flat[: _AREA * 2] = 0.0
+    # planes 2–5 from one of eight templates, then the pieces at once
+    flat[_AREA * 2 : _AREA * 6] = _TEMPLATES[
+        bool(key >> FLIGHT_BIT), not key >> SIDE_BIT & 1, player == 0
+    ]
+    flat[
+        [
+            *_CELLS[0][rebels & 255],
+            *_CELLS[1][rebels >> 8 & 255],
+            *_CELLS[2][rebels >> 16 & 255],
+            *_CELLS[3][rebels >> 24],
+            _AREA + _FLAT_OF[key >> GENERAL_SHIFT & 31],
+        ]
+    ] = 1.0
+    flat[_AREA * 6 : _AREA * 7] = (count - 1) / 2
+    flat[_AREA * 7 :] = min(1.0, turns / limit)
+
+
+legal_at: Callable[[int], list[int]] = legal_py
+"""The legal actions of a packed position: the compiled helper's, else ``legal_py``."""
+step: Callable[[int, int, bytes], tuple[int, list[int], bytes, int] | None] = step_py
+"""The whole step on packed positions: the compiled helper's, else ``step_py``."""
+write_observation: Callable[[Observation, int, int, int, int, int], None] = observe_py
+"""The observation of a packed position: the compiled helper's, else ``observe_py``."""
+
+if fast.CORE is not None:
+
+    def _by_action(row: Any) -> tuple[Any, ...]:
+        return tuple(
+            (point, _BY_VALUE[plain], tuple((pair, _BY_VALUE[m]) for pair, m in captures))
+            for point, plain, captures in row
+        )
+
+    fast.CORE.general_setup(
+        tuple(tuple(None if m is None else _BY_VALUE[m] for m in row) for row in REBEL_MOVE),
+        tuple(map(_by_action, GENERAL_STEPS)),
+        tuple(map(_by_action, FLIGHTS)),
+        S4,
+        SANCTUARY_MASK,
+        GATES_MASK,
+        LAST_REBELS,
+        NUM_ACTIONS,
+        _FLAT_OF,
+    )
+    legal_at = fast.CORE.general_legal
+    step = fast.CORE.general_step
+    write_observation = fast.CORE.general_observe
+
+
+class GeneralNode(Node):
+    """A node of the General: the position packed in one integer (``key``, see ``key_of``),
+    the packed positions since the last irreversible move (``keys``, the current one last; see
+    ``pack``) and how many times the current one occurred (``count``). The engine state
+    (``state``), the positions' keys as a tuple (``seen``) and their chain (``history``) are
+    built from them when first read; the legal actions (``legal``) come with the step."""
+
+    __slots__ = ("count", "key", "keys")
+
+    key: int
+    keys: bytes
+    count: int
+
+    def __init__(
+        self,
+        key: int,
+        keys: bytes,
+        count: int,
+        legal: list[int],
+        turns: int,
+        outcome: Outcome | None,
+        truncated: bool,
+        player: int,
+    ) -> None:
+        self.key = key
+        self.keys = keys
+        self.count = count
+        self.legal = legal
+        self.turns = turns
+        self.outcome = outcome
+        self.truncated = truncated
+        self.player = player
+        self.pending = None
+        self.cache = None
+
+    def __getattr__(self, name: str) -> Any:
+        # an unset slot: the engine state, the keys or the history, built on first use
+        value: Any
+        if name == "state":
+            value = state_of(self.key)
+        elif name == "seen":
+            value = tuple(unpack(self.keys))
+        elif name == "history":
+            value = None
+            earlier: list[int] = []
+            for key in unpack(self.keys):
+                earlier.append(key)
+                value = (state_of(key), earlier.count(key), value)
+        else:
+            raise AttributeError(name)
+        setattr(self, name, value)
+        return value
+
+    def repetitions(self) -> int:
+        return self.count - 1
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return (self.key, self.turns, self.seen, self.outcome, self.truncated, self.player)
+
+    def __setstate__(self, values: tuple[Any, ...]) -> None:
+        key, turns, seen, outcome, truncated, player = values
+        legal = legal_at(key) if player >= 0 else []
+        count = seen.count(key)
+        GeneralNode.__init__(self, key, pack(seen), count, legal, turns, outcome, truncated, player)
+
+
 class GeneralEncoding(Encoding):
-    """Le Général et les rebelles (see the module docstring)."""
+    """Le Général et les rebelles (see the module docstring). Its nodes are ``GeneralNode``s:
+    a step is one call of ``step`` on packed positions, and the engine state is built only
+    when something reads it."""
 
     name = "general"
     num_actions = NUM_ACTIONS
     observation_shape = SHAPE
     default_max_turns = 1000
-    repetition = 3
+    repetition = REPETITIONS
     has_pending = False
-    legal_sorted = False
 
     @property
     def max_game_length(self) -> int:
@@ -166,12 +390,37 @@ class GeneralEncoding(Encoding):
             action = action_of(str(move))
         return action
 
+    def node_at(self, position: State | str) -> Node:
+        state = self.game.parse_position(position) if isinstance(position, str) else position
+        if state.game is not self.game:
+            raise InvalidPosition(f"{state!r} is not a position of {self.game!r}")
+        key = key_of(state)
+        node = self._node_of(key, pack((key,)), 1, legal_at(key), 0, key >> SIDE_BIT & 1)
+        node.state = state
+        return node
+
+    def _node_of(
+        self, key: int, keys: bytes, count: int, legal: list[int], turns: int, player: int
+    ) -> GeneralNode:
+        """The node of a position (``player`` to move, unless the game is over there): the
+        rules' end (the engine's outcome, no legal action), else a draw by threefold
+        repetition, else the frameworks' turn limit (unfinished: truncated)."""
+        if legal and count < self.repetition and turns < self.max_turns:
+            return GeneralNode(key, keys, count, legal, turns, None, False, player)
+        state = state_of(key)
+        outcome = state.outcome()
+        truncated = False
+        if outcome is None:
+            if count >= self.repetition:
+                outcome = Outcome(None, REPETITION)
+            else:
+                outcome, truncated = Outcome(None, UNFINISHED), True
+        node = GeneralNode(key, keys, count, [], turns, outcome, truncated, TERMINAL_PLAYER)
+        node.state = state
+        return node
+
     def _legal(self, node: Node) -> tuple[list[int], Any]:
-        moves = node.state.legal_moves()
-        try:
-            return fast.actions(moves, _BY_VALUE), None
-        except KeyError:  # moves that are not the engine's (never, today)
-            return list(map(self.action_of, moves)), None
+        return legal_at(node.key), None  # type: ignore[attr-defined]
 
     def _what(self, node: Node, action: int) -> Any:
         legal = node.legal if node.legal is not None else self._legal_of(node)
@@ -181,76 +430,37 @@ class GeneralEncoding(Encoding):
         """The move object of ``action`` for the player to move (``None``: no such move)."""
         move = _MOVES[node.player][action]
         if action >= STEPS and move is not None:  # a flight, from where the general stands
-            return move.get(POINT_INDEX[node.state.general])  # type: ignore[attr-defined]
+            return move.get(node.key >> GENERAL_SHIFT & 31)  # type: ignore[attr-defined]
         return move
 
     def apply(self, node: Node, action: int) -> Node:
-        """The node after ``action``: the action's move is played as it is (the engine checks
-        it in a few operations; no list of legal actions is needed)."""
+        """The node after ``action``: one ``step`` on the packed position (no engine state is
+        built, no list of legal actions searched)."""
         if type(action) is not int:
             action = _as_action(action)
-        player = node.player
-        if player >= 0 and 0 <= action < STEPS and not action % 5:  # a step taking nothing
-            move = _MOVES[player][action]
-            if move is not None:
-                try:
-                    state: Any = node.state.play(move)
-                except IllegalMove:
-                    raise self._illegal(node, action) from None
-                # (the rest of _played, inline: the commonest step of all)
-                h = hash(state)
-                turns = node.turns + 1
-                if turns < self.max_turns and h not in node.seen and state.outcome() is None:
-                    seen = (*node.seen, h)  # a new position: no repetition to look for
-                    history = (state, 1, node.history)
-                    return Node(state, None, turns, seen, history, None, False, 1 - player)
-                return self._played(node, state, action)
-        if player >= 0 and 0 <= action < NUM_ACTIONS:
-            move = _MOVES[player][action] if action < STEPS else self._move(node, action)
-            if move is not None:
-                try:
-                    state = node.state.play(move)
-                except IllegalMove:
-                    raise self._illegal(node, action) from None
-                return self._played(node, state, action)
-        elif player == CHANCE_PLAYER:
-            return self._apply_chance(node, action)
+        here: Any = node
+        if here.player >= 0:
+            found = step(here.key, action, here.keys)
+            if found is not None:
+                key, legal, keys, count = found
+                turns = here.turns + 1
+                if legal and count < REPETITIONS and turns < self.max_turns:
+                    return GeneralNode(key, keys, count, legal, turns, None, False, 1 - here.player)
+                return self._node_of(key, keys, count, legal, turns, 1 - here.player)
         raise self._illegal(node, action)
 
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
-        return self._played(node, node.state.play(what), action)
-
-    def _played(self, node: Node, state: Any, action: int) -> Node:
-        """The node after the move of ``action`` (``state``): the history of positions grows,
-        or starts again after a capture or the flight, which can never be undone."""
-        h = hash(state)
-        turns = node.turns + 1
-        if action >= STEPS or action % 5:
-            seen: tuple[int, ...] = (h,)
-            history: Any = (state, 1, None)
-        else:
-            seen = (*node.seen, h)
-            history = push(node.seen, node.history, state, h)
-            if history[1] >= 3:  # a threefold repetition: the shared ending
-                return self._node(state, turns, seen, history)
-        if turns < self.max_turns and state.outcome() is None:  # the sides take turns
-            return Node(state, None, turns, seen, history, None, False, 1 - node.player)
-        return self._node(state, turns, seen, history)
+        return self.apply(node, action)
 
     def observe(self, node: Node, player: int, out: Observation) -> None:
-        state: Any = node.state
-        flat = out.reshape(-1)  # a view: plane p, row y, column x is p * 35 + y * 5 + x
-        # planes 2–5 from one of eight templates, then the pieces at once
-        flat[_AREA * 2 : _AREA * 6] = _TEMPLATES[
-            state.flight_available, state.side == self.sides[0], player == 0
-        ]
-        points = list(map(_FLAT.__getitem__, state.rebels))
-        points.append(_AREA + _FLAT[state.general])
-        flat[points] = 1.0
-        if node.history is not None and node.history[1] > 1:
-            out[6] = node.repetitions() / 2
-        if node.turns:
-            out[7] = min(1.0, node.turns / self.max_turns)
+        here: Any = node
+        write_observation(out, here.key, player, here.count, here.turns, self.max_turns)
+
+    def observation(self, node: Node, player: int) -> Observation:
+        out = np.empty(SHAPE, np.float32)  # every number is written
+        here: Any = node
+        write_observation(out, here.key, player, here.count, here.turns, self.max_turns)
+        return out
 
     def action_text(self, node: Node, action: int) -> str:
         move = self.what(node, action)

@@ -14,9 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ludotheque.envs import Encoding, Node, encoding, fast
+import ludotheque
+from ludotheque import IllegalMove
+from ludotheque.core import Outcome
+from ludotheque.envs import TERMINAL_PLAYER, Encoding, Node, encoding, fast
 from ludotheque.envs import general as general_encoding
 from ludotheque.envs.backgammon import _UNITS
+from ludotheque.envs.base import REPETITION, UNFINISHED
 from ludotheque.games.defiance import Turn
 
 SETTINGS = settings(max_examples=8, deadline=None)
@@ -245,11 +249,8 @@ def test_the_compiled_helper_answers_as_the_python_one(seed: int) -> None:
                 assert core.group(plays, len(done)) == fast.group_py(plays, len(done))
                 assert core.group(list(plays), len(done)) == fast.group_py(plays, len(done))
     gen: Any = encoding("general")
-    table = general_encoding._BY_VALUE
     for node in _walk(gen, seed, 40):
-        moves = node.state.legal_moves()
-        assert core.actions(moves, table) == fast.actions_py(moves, table)
-        legal = core.actions(moves, table)
+        legal = gen.legal_actions(node)
         assert core.mask(legal, 1305) == fast.mask_py(legal, 1305)
     rng = random.Random(seed)
     actions = rng.sample(range(2569), rng.randrange(0, 900))
@@ -259,7 +260,196 @@ def test_the_compiled_helper_answers_as_the_python_one(seed: int) -> None:
             core.mask(bad, 2569)
         with pytest.raises(ValueError):
             fast.mask_py(bad, 2569)
-    with pytest.raises(KeyError):
-        core.actions([("not", "a", "move")], table)
     with pytest.raises(ValueError):
         core.group([((),)], 0)  # a play without a first step
+
+
+# -- the General's whole step on packed positions ------------------------------------------
+
+
+def _plain_key(state: Any) -> int:
+    """The packed position of ``state``, from its public answers."""
+    index = general_encoding.POINT_INDEX
+    rebels = sum(1 << index[name] for name in state.rebels)
+    general = index[state.general] << 29
+    return rebels | general | (state.side == "general") << 34 | state.flight_available << 35
+
+
+def _reverse(text: str) -> str:
+    """The step back of a move (``a1-b2``: ``b2-a1``; nothing for a capture or a flight)."""
+    src, _, dst = text.partition("-")
+    return f"{dst}-{src}" if len(dst) == 2 else ""
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    limit=st.sampled_from([9, 40, 1000]),
+    back=st.sampled_from([0.0, 0.6, 0.95]),
+)
+def test_general_nodes_follow_a_record_kept_by_hand(seed: int, limit: int, back: float) -> None:
+    """Nodes of the packed step against the rules applied by hand along a random game (each
+    side often steps back where it came from, with probability ``back``, so that positions
+    repeat): the engine's states,
+    the positions since the last capture or flight compared as values, the draw by threefold
+    repetition, the turn limit, the legal actions (by notation), illegal actions, pickling."""
+    enc: Any = encoding("general", max_turns=limit)
+    rng = random.Random(seed)
+    state: Any = ludotheque.load("general").start()
+    node = enc.initial()
+    since = [state]
+    turns = 0
+    last: dict[str, str] = {}
+    while True:
+        assert node.state == state and node.turns == turns
+        assert node.key == _plain_key(state) == general_encoding.key_of(state)
+        assert list(node.seen_states) == since
+        assert node.seen == tuple(map(_plain_key, since))
+        repeats = since[:-1].count(state)
+        assert node.repetitions() == repeats
+        if state.outcome() is not None:
+            assert node.outcome == state.outcome() and not node.truncated
+        elif repeats + 1 >= 3:
+            assert node.outcome == Outcome(None, REPETITION) and not node.truncated
+        elif turns >= limit:
+            assert node.outcome == Outcome(None, UNFINISHED) and node.truncated
+        else:
+            assert node.outcome is None and node.player == enc.sides.index(state.to_move)
+        if turns % 7 == 0 or node.outcome is not None:
+            copy = pickle.loads(pickle.dumps(node))
+            fields = ("key", "keys", "count", "legal", "turns", "outcome", "truncated", "player")
+            assert [getattr(copy, f) for f in fields] == [getattr(node, f) for f in fields]
+        if node.outcome is not None:
+            assert node.player == TERMINAL_PLAYER and enc.legal_actions(node) == []
+            with pytest.raises(IllegalMove, match="over"):
+                enc.apply(node, 0)
+            break
+        moves = {general_encoding.action_of(str(m)): m for m in state.legal_moves()}
+        assert enc.legal_actions(node) == sorted(moves)
+        for bad in rng.sample(range(-2, 1310), 8):
+            if bad not in moves:
+                with pytest.raises(IllegalMove, match="not legal"):
+                    enc.apply(node, bad)
+        side = state.to_move
+        by_text = {str(m): a for a, m in moves.items()}
+        undo = by_text.get(_reverse(last[side])) if side in last else None
+        action = undo if undo is not None and rng.random() < back else rng.choice(sorted(moves))
+        move = moves[action]
+        last[side] = str(move)
+        node = enc.apply(node, action)
+        after = state.play(str(move))
+        if (after.rebel_count, after.flight_available) != (
+            state.rebel_count,
+            state.flight_available,
+        ):
+            since = [after]  # a capture or the flight: nothing before can occur again
+        else:
+            since.append(after)
+        state = after
+        turns += 1
+
+
+_SQUARES = range(25)  # rebels never stand in the sanctuary (points 25-28)
+
+
+@st.composite
+def _positions(draw: st.DrawFn) -> int:
+    """Any position of the General, packed (rebels: an even number, 4 to 16)."""
+    rebels = draw(st.lists(st.sampled_from(_SQUARES), min_size=4, max_size=16, unique=True))
+    if len(rebels) % 2:
+        rebels.pop()
+    general = draw(st.sampled_from([p for p in range(29) if p not in rebels]))
+    flight = general != 28 and draw(st.booleans())
+    side = draw(st.integers(0, 1))
+    return sum(1 << p for p in rebels) | general << 29 | side << 34 | flight << 35
+
+
+@pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
+@settings(max_examples=150, deadline=None)
+@given(key=_positions(), data=st.data())
+def test_the_compiled_general_step_answers_as_the_engine(key: int, data: st.DataObject) -> None:
+    """The compiled step, legal actions and observation against their Python references
+    (the engine's own moves and outcome), at any position: flights and shut-in generals
+    included."""
+    core: Any = fast.CORE
+    ref = general_encoding
+    legal = core.general_legal(key)
+    assert legal == ref.legal_py(key)
+    earlier = data.draw(st.lists(_positions(), max_size=6))
+    keys = ref.pack([*earlier, key, *earlier[:2], key])
+    actions = [*legal, *data.draw(st.lists(st.integers(-5, 1400), max_size=6)), 10**30]
+    for action in actions:
+        assert core.general_step(key, action, keys) == ref.step_py(key, action, keys)
+    count, turns = data.draw(st.integers(1, 3)), data.draw(st.integers(0, 1200))
+    for player in (0, 1):
+        mine = np.full(ref.SHAPE, np.nan, np.float32)
+        core.general_observe(mine, key, player, count, turns, 1000)
+        theirs = np.full(ref.SHAPE, np.nan, np.float32)
+        ref.observe_py(theirs, key, player, count, turns, 1000)
+        assert (mine == theirs).all()  # every number written (no NaN left), the same
+
+
+@pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
+def test_the_compiled_general_step_refuses_bad_input() -> None:
+    core: Any = fast.CORE
+    start = general_encoding.key_of(ludotheque.load("general").start())
+    for bad in (-1, 1 << 36, 31 << 29, "c3"):
+        with pytest.raises((ValueError, OverflowError, TypeError)):
+            core.general_legal(bad)
+        with pytest.raises((ValueError, OverflowError, TypeError)):
+            core.general_step(bad, 5, b"")
+    with pytest.raises(ValueError):
+        core.general_step(start, 5, b"1234567")  # not whole keys
+    with pytest.raises(TypeError):
+        core.general_step(start, 5, bytearray(8))
+    with pytest.raises(ValueError):
+        core.general_observe(np.zeros((8, 7, 4), np.float32), start, 0, 1, 0, 10)
+    with pytest.raises(ValueError):
+        core.general_observe(np.zeros((8, 7, 5), np.float64), start, 0, 1, 0, 10)
+    with pytest.raises(ValueError):
+        core.general_observe(np.zeros((8, 7, 5), np.float32), start, 0, 1, 0, 0)
+    with pytest.raises((ValueError, BufferError)):
+        core.general_observe(np.zeros((8, 7, 5), np.float32)[::-1], start, 0, 1, 0, 10)
+
+
+RARE = [
+    "s1 a1,a2,b5,c5,d5,e1 g 1",  # the general shut in the sanctuary
+    "s2 a1,a2,a3,a4,a5,b1,b5,c1,d1,d5,e1,e2,e4,e5,b3,d3 g 1",  # a flight that captures
+    "s3 a1,a2,a3,a4,a5,b1,b2,b3,b4,c1,c2,c4,d2,d4,e2,e4 g 1",  # flights, captures on landing
+    "a1 a2,b1,b2,e3,e4,e5 g 1",  # the general immobilised
+    "c3 a1,a2,b1,b2 r 0",  # twelve rebels captured
+    "s4 a1,a2,a3,a4,b1,b2 g 0",  # on the apex, the flight used
+    "c3 a1,a2,a3,a4,a5,b1,b5,c1,c5,d1,d5,e1,e2,e3,e4,e5 r 1",  # the start
+]
+
+
+@pytest.mark.parametrize("position", RARE)
+def test_every_action_of_the_general_step_at_rare_positions(position: str) -> None:
+    """Every action (legal or not) at positions that random games seldom reach, through the
+    step in use (compiled or not) and through the engine: the next position, legal actions,
+    keys and count, and the node's ending."""
+    enc: Any = encoding("general")
+    node = enc.node_at(position)
+    state: Any = node.state
+    ref = general_encoding
+    keys = ref.pack([node.key, 12345, node.key])
+    assert ref.legal_at(node.key) == ref.legal_py(node.key)
+    moves = {ref.action_of(str(m)): m for m in state.legal_moves()}
+    assert node.legal == sorted(moves) and node.is_terminal == (state.outcome() is not None)
+    assert node.outcome == state.outcome()
+    for action in range(-1, enc.num_actions + 1):
+        found = ref.step(node.key, action, keys)
+        assert found == ref.step_py(node.key, action, keys)
+        if action not in moves:
+            assert found is None
+            continue
+        assert found is not None
+        after = state.play(moves[action])
+        key, legal, next_keys, count = found
+        assert key == _plain_key(after) and legal == ref.legal_py(key)
+        same = (after.rebel_count, after.flight_available) == (
+            state.rebel_count,
+            state.flight_available,
+        )
+        assert ref.unpack(next_keys) == ([node.key, 12345, node.key, key] if same else [key])
+        assert count == ref.unpack(next_keys).count(key)
