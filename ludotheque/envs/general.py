@@ -221,6 +221,16 @@ def legal_py(key: int) -> list[int]:
     return sorted(map(_BY_VALUE.__getitem__, state_of(key).legal_moves()))
 
 
+def _legal_of(state: GeneralState) -> list[int]:
+    return sorted(map(_BY_VALUE.__getitem__, state.legal_moves()))
+
+
+_last: tuple[int, GeneralState] = (-1, _make_state(0, 0, 0, False))
+"""The last position ``step_py`` reached and its state, whose legal moves it listed: the next
+step from there plays on it (a general's move is checked against that list) instead of a
+fresh state (states are values: the same position, the same answers)."""
+
+
 def step_py(key: int, action: int, keys: bytes) -> tuple[int, list[int], bytes, int] | None:
     """The whole step (the reference of the compiled ``general_step``), through the engine:
     the next position after ``action`` at position ``key``, its legal actions (``legal_py``),
@@ -234,16 +244,21 @@ def step_py(key: int, action: int, keys: bytes) -> tuple[int, list[int], bytes, 
         move = move.get(key >> GENERAL_SHIFT & 31)
     if move is None:
         return None
-    state = state_of(key)
+    global _last
+    last_key, state = _last
+    if last_key != key:
+        state = state_of(key)
     try:
         after = state.play(move)
     except IllegalMove:
         return None
     following = key_of(after)
-    if (after.rebel_count, after.flight_available) != (state.rebel_count, state.flight_available):
-        keys = b""  # a capture or the flight: no earlier position can occur again
-    keys += following.to_bytes(8, _BYTES)
-    return following, legal_py(following), keys, unpack(keys).count(following)
+    _last = (following, after)
+    packed = following.to_bytes(8, _BYTES)
+    if action >= STEPS or action % 5:  # the flight or a capture: no earlier position can recur
+        return following, _legal_of(after), packed, 1
+    count = unpack(keys).count(following) + 1 if packed in keys else 1
+    return following, _legal_of(after), keys + packed, count
 
 
 def observe_py(out: Observation, key: int, player: int, count: int, turns: int, limit: int) -> None:
