@@ -33,7 +33,7 @@ from open_spiel.python.observation import (  # type: ignore[import-not-found, im
 from .. import available_games
 from ..ai import Agent, make_agent
 from . import encoding as make_encoding
-from .base import Encoding, Node
+from .base import CHANCE_PLAYER, Encoding, Node
 
 GAMES = {
     "ludotheque_general": "general",
@@ -147,6 +147,20 @@ class LudothequeState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         return self._node.player
+
+    def is_chance_node(self) -> bool:
+        """OpenSpiel's answer (the player to move is chance), without a round trip through
+        C++ for a caller in Python."""
+        return self._node.player == CHANCE_PLAYER
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """OpenSpiel's ``legal_actions([player])``: at a decision node, for its player, the
+        encoding's answer given directly to a caller in Python (pyspiel's own method asks
+        Python four times through C++ for the same list); everywhere else pyspiel's."""
+        node = self._node
+        if node.player >= 0 and (not player or player[0] == node.player):
+            return self._enc.legal_actions(node)
+        return list(pyspiel.State.legal_actions(self, *player))
 
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node

@@ -102,6 +102,41 @@ def test_states_clone_serialize_and_observe(
     ]
 
 
+def _answer(method: Any, *args: Any) -> Any:
+    """What ``method(*args)`` returns, or the type of the error it raises."""
+    try:
+        return method(*args)
+    except Exception as error:
+        return type(error)
+
+
+@pytest.mark.parametrize(("game", "ruleset"), RULESETS)
+def test_legal_actions_answered_in_python_are_pyspiels(game: str, ruleset: str) -> None:
+    """The state's own ``legal_actions`` and ``is_chance_node`` (answered in Python at decision
+    nodes) give what pyspiel's methods give, at decision, chance and terminal nodes, for each
+    player and for a pseudo-player."""
+    params: dict[str, Any] = {"ruleset": ruleset, "max_turns": 6 if game == "defiance" else 40}
+    loaded = pyspiel.load_game(f"ludotheque_{game}", params)
+    rng = np.random.RandomState(2)
+    state = loaded.new_initial_state()
+    kinds = set()
+    while True:
+        kinds.add(state.current_player())
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for player in (0, 1):
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        assert _answer(state.legal_actions, -3) == _answer(
+            lambda p: pyspiel.State.legal_actions(state, p), -3
+        )
+        if state.is_terminal():
+            break
+        _play_some(state, 1, rng)
+    assert {0, 1, pyspiel.PlayerId.TERMINAL} <= kinds
+    if game == "backgammon":
+        assert pyspiel.PlayerId.CHANCE in kinds
+
+
 def test_an_illegal_action_is_refused() -> None:
     state = pyspiel.load_game("ludotheque_general").new_initial_state()
     with pytest.raises(Exception, match="not legal"):
