@@ -17,7 +17,9 @@ run. The columns:
 - ``encoding, mask``: ``action_mask(node)`` + ``apply(node, action)``, what a PettingZoo agent
   needs of it;
 - ``openspiel``: ``state.legal_actions()`` + ``state.apply_action(action)`` through ``pyspiel``
-  (``chance_outcomes()`` at chance nodes), so with pyspiel's calls into Python;
+  (``chance_outcomes()`` at chance nodes), as an OpenSpiel algorithm in Python calls them: our
+  states answer ``legal_actions()`` and ``is_chance_node()`` in Python, the rest goes through
+  pyspiel's C++ and its calls back into Python;
 - ``pz raw``: the bare PettingZoo environment (``raw_env``): ``env.step(action)`` and the next
   action mask (``env.unwrapped.encoding.action_mask(env.unwrapped.node)``: the one thing an
   agent must read), the dice replayed from the record inside the environment;
