@@ -15,6 +15,7 @@ from ludotheque import IllegalMove, InvalidPosition
 from ludotheque.core import CHANCE
 from ludotheque.games.backgammon import BackgammonState
 from ludotheque.games.backgammon.cube import CubeAction
+from tests.backgammon.gnubg_session import run_gnubg
 
 MONEY = ludotheque.load("backgammon", "money")
 MATCH = ludotheque.load("backgammon", "match")
@@ -366,24 +367,28 @@ def _mirror(text: str) -> str:
 def test_gnubg_reads_our_xgids_with_cube_and_score() -> None:
     """GNU Backgammon (the reference module) turns our XGIDs into its own IDs, which we read
     back as the same position (colours exchanged: its player 1 is XG's bottom player)."""
-    gnubg = pytest.importorskip("gnubg")
-    gnubg.command("set player 0 human")
-    gnubg.command("set player 1 human")
     rng = random.Random(11)
-    checked = 0
+    cases: list[tuple[ludotheque.Game, BackgammonState]] = []
     for game, start in (
         (MONEY, MONEY.start()),
         (MATCH, MATCH.start(length=7, score=(2, 5))),  # type: ignore[call-arg]
         (MATCH, MATCH.start(length=5, score=(4, 1), crawford=True)),  # type: ignore[call-arg]
     ):
         for state in walk(game, start, rng, resign=0)[1:80:3]:  # type: ignore[arg-type]
-            if state.side is None or state.stakes.pending:  # type: ignore[union-attr]
-                continue  # GNU Backgammon's IDs cannot hold a pending double
-            gnubg.setgnubgid(state.xgid())
-            theirs = game.parse_position(gnubg.gnubgid())
-            assert theirs.position() == _mirror(state.position())
-            checked += 1
-    assert checked > 20
+            if state.side is not None and not state.stakes.pending:  # type: ignore[union-attr]
+                cases.append((game, state))  # (its IDs cannot hold a pending double)
+    ids = run_gnubg(
+        """
+        result = []
+        for xgid in data:
+            gnubg.setgnubgid(xgid)
+            result.append(gnubg.gnubgid())
+        """,
+        [state.xgid() for _, state in cases],
+    )
+    assert len(ids) == len(cases) > 20
+    for (game, state), theirs in zip(cases, ids, strict=True):
+        assert game.parse_position(theirs).position() == _mirror(state.position())
 
 
 def test_cube_actions_have_canonical_notation() -> None:

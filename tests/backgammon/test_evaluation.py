@@ -272,10 +272,13 @@ def test_the_evaluation_knows_clear_positions(text: str, side: str, at_least: fl
     assert GAME.evaluate(GAME.parse_position(text), side) >= at_least
 
 
-def test_a_side_with_a_clear_race_lead_cashes_in_money_play() -> None:
-    state = MONEY.parse_position("W[6x3,5x3,4x3,3x3,2x3] B[24x2,13x5,8x3,6x5] w - cube 1")
-    # it doubles and the other side drops: the value is one point, a third of the scale
-    assert MONEY.evaluate(state, "white") == pytest.approx(1 / 3)
+def test_a_side_far_ahead_in_the_race_cashes_or_plays_for_the_gammon() -> None:
+    text = "W[6x3,5x3,4x3,3x3,2x3] B[24x2,13x5,8x3,6x5] w - cube 1"
+    # with the Jacoby rule gammons count only once the cube is turned: double, and the other
+    # side drops (one point: a third of the scale)
+    assert MONEY.evaluate(MONEY.parse_position(f"{text} jacoby"), "white") == pytest.approx(1 / 3)
+    # without it, fifteen checkers far back are a gammon waiting: too good to double
+    assert MONEY.evaluate(MONEY.parse_position(text), "white") > 0.4
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import ludotheque
 from ludotheque.ai.levels import make_agent
 from ludotheque.games.backgammon import mat
 from ludotheque.record import InvalidRecord, Record
+from tests.backgammon.gnubg_session import run_gnubg
 
 MATCH = ludotheque.load("backgammon", "match")
 MONEY = ludotheque.load("backgammon", "money")
@@ -159,21 +160,19 @@ def test_records_of_cubeless_games_are_refused() -> None:
         mat.dumps([rec])
 
 
-@pytest.fixture(scope="module")
-def gnubg():  # type: ignore[no-untyped-def]
-    module = pytest.importorskip("gnubg")
-    module.command("set player 0 human")
-    module.command("set player 1 human")
-    return module
-
-
 @pytest.mark.parametrize("seed", [5, 6])
-def test_gnubg_imports_our_files_and_we_import_its(gnubg, tmp_path: Path, seed: int) -> None:  # type: ignore[no-untyped-def]
+def test_gnubg_imports_our_files_and_we_import_its(tmp_path: Path, seed: int) -> None:
     games = play_match(seed, length=7)
-    ours = tmp_path / "ours.mat"
+    ours, exported = tmp_path / "ours.mat", tmp_path / "theirs.mat"
     mat.write(ours, games)
-    gnubg.command(f"import mat {ours}")
-    imported = gnubg.match()
+    imported = run_gnubg(
+        """
+        gnubg.command(f"import mat {data[0]}")
+        result = gnubg.match()
+        gnubg.command(f"export match mat {data[1]}")
+        """,
+        [str(ours), str(exported)],
+    )
     assert imported["match-info"]["match-length"] == 7
     assert imported["match-info"]["X"]["name"] == "Alice_Smith"
     assert len(imported["games"]) == len(games)
@@ -185,10 +184,8 @@ def test_gnubg_imports_our_files_and_we_import_its(gnubg, tmp_path: Path, seed: 
         assert info["points-won"] == record.points()
         assert info["resigned"] == (outcome.reason == "resignation")
         start = record.states[0].stakes  # type: ignore[attr-defined]
-        assert (info["score-X"], info["score-O"]) == start.score
+        assert (info["score-X"], info["score-O"]) == tuple(start.score)
         plays = [r for r in theirs["game"] if r.get("action") == "move"]
         ours_plays = [m for m in record.moves if "/" in m or m == "pass"]
         assert len(plays) == len(ours_plays)
-    exported = tmp_path / "theirs.mat"
-    gnubg.command(f"export match mat {exported}")
     same_games(games, mat.read(exported).games)

@@ -158,10 +158,6 @@ def encode(on_roll: Sequence[int], other: Sequence[int]) -> Array:
     return encode_counts(counts[:, 0], counts[:, 1])
 
 
-def _sigmoid(x: Array) -> Array:
-    return 1.0 / (1.0 + np.exp(-x))
-
-
 def _sigmoid32(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     one = np.float32(1.0)
     out: npt.NDArray[np.float32] = one / (one + np.exp(-x))
@@ -254,42 +250,11 @@ class Network:
         return self.probabilities(x)[:, WIN]
 
 
-class _Legacy(Network):
-    """The previous network (raw inputs, one output: the chance to win), read while its
-    successor is being trained."""
-
-    def probabilities(self, x: Array) -> Array:
-        out = np.zeros((x.shape[0], OUTPUTS))
-        out[:, WIN] = _sigmoid(self.hidden(x).astype(np.float64) @ self.w2[:, 0] + self.b2[0])
-        return out
-
-
-def _legacy_inputs(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
-    n = on_roll.shape[0]
-    counts = np.stack([on_roll, other], axis=1)
-    out = np.empty((n, 2, 99))
-    out[:, :, :96] = _UNITS[counts[:, :, 1:25]].reshape(n, 2, 96)
-    out[:, :, 96] = counts[:, :, 25] * 0.5
-    out[:, :, 97] = counts[:, :, 0] / 15
-    out[:, :, 98] = counts @ _PIPS / 100
-    return out.reshape(n, 198)
-
-
 @cache
 def shipped() -> Network:
     """The trained network that ships with the package."""
     with files(__package__).joinpath("network.npz").open("rb") as handle:
-        net = Network.load(handle)
-    if net.w1.shape[0] == 198:
-        return _Legacy(net.w1, net.b1, net.w2, net.b2)
-    return net
-
-
-def shipped_inputs(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
-    """The shipped network's inputs for rows of counts."""
-    if isinstance(shipped(), _Legacy):
-        return _legacy_inputs(on_roll, other)
-    return encode_counts(on_roll, other)
+        return Network.load(handle)
 
 
 def win_chances(on_roll: Sequence[int], other: Sequence[int]) -> Array:
@@ -318,5 +283,5 @@ def chances_of_counts(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint
         out[home] = bearoff.chances(on_roll[home], other[home])
     rest = ~home
     if rest.any():
-        out[rest] = shipped().probabilities(shipped_inputs(on_roll[rest], other[rest]))
+        out[rest] = shipped().probabilities(encode_counts(on_roll[rest], other[rest]))
     return out
