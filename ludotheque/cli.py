@@ -72,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument("--jobs", type=int, default=1, help="parallel processes")
     arena.add_argument("--ruleset")
+    arena.add_argument(
+        "--length", type=int, help="backgammon match: points to win a match (1-25; 7 by default)"
+    )
     arena.add_argument("--save", type=Path, help="write every game's record into this folder")
     add_analyse_parser(commands)
     add_solve_parser(commands)
@@ -181,9 +184,14 @@ def _arena(args: argparse.Namespace) -> int:
     if args.games < 1 or args.jobs < 1:
         print("ludotheque: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
+    if args.length is not None and (
+        (args.game, args.ruleset) != ("backgammon", "match") or not 1 <= args.length <= 25
+    ):
+        print("ludotheque: --length is for backgammon --ruleset match, 1 to 25", file=sys.stderr)
+        return 2
     match = run_match(
         args.game, args.a, args.b, args.games, seed=args.seed, jobs=args.jobs,
-        ruleset=args.ruleset, save=args.save, progress=progress_bar(),
+        ruleset=args.ruleset, save=args.save, progress=progress_bar(), length=args.length,
     )  # fmt: skip
     print(match.report())
     return 0

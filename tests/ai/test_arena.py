@@ -121,3 +121,27 @@ def test_a_match_ruleset_contest_is_a_whole_match(tmp_path: Path) -> None:
 def test_cubeless_games_report_no_points() -> None:
     match = run_match("backgammon", "random", "random", 2, seed=1, jobs=1, ruleset="standard")
     assert match.points_per_game() is None and "points" not in match.report()
+
+
+def test_arena_command_plays_matches_of_the_length_asked(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ludotheque", "arena", "backgammon", "random", "random",
+         "--ruleset", "match", "--length", "1", "--games", "2", "--seed", "5",
+         "--save", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    records = [Record.from_json(p.read_text(encoding="utf-8")) for p in tmp_path.glob("*.json")]
+    assert records and all(r.states[0].stakes.length == 1 for r in records)  # type: ignore[attr-defined]
+
+
+def test_arena_refuses_a_length_outside_a_match() -> None:
+    for args in (
+        ["general", "random", "random", "--length", "3"],
+        ["backgammon", "random", "random", "--ruleset", "match", "--length", "26"],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "ludotheque", "arena", *args],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert result.returncode == 2 and "--length" in result.stderr
