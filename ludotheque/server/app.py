@@ -27,6 +27,7 @@ from .bus import make_bus
 from .computer import ComputerPool
 from .db import make_engine, migrate, session_factory
 from .guard import Guard, RateLimits
+from .mat_files import router as mat_router
 from .pages import router as pages_router
 from .secret import server_secret
 from .service import GameError, GameService
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.include_router(account_router)
     app.include_router(lobby_router)
     app.include_router(analysis_router)  # analyses, hints, the analysis board
+    app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat
     app.include_router(api_router)
     app.include_router(live)
     app.add_middleware(Guard, max_body=settings.max_body)
