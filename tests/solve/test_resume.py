@@ -1,8 +1,10 @@
 """A solve killed after a finished sub-layer starts again from the sub-layers kept on disk and
-gives the same tables (those of 6 rebels: the smallest)."""
+gives the same tables (those of 6 rebels: the smallest); the tool and the command show their
+progress."""
 
 from __future__ import annotations
 
+import io
 import json
 import runpy
 import shutil
@@ -13,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ludotheque.solve.retrograde import RawStore
+from ludotheque.solve.retrograde import Progress, RawStore
 from ludotheque.solve.tables import PACKAGE_FOLDER, SUMMARY, file_name, read, side_codes
 
 pytest.importorskip("numba")
@@ -75,6 +77,7 @@ def test_a_killed_solve_resumes(
     err = solve_with_the_tool(folder, capsys)
     # only the unfinished sub-layer was solved; the finished one was read, not rewritten
     assert "solving L06F1" in err and "solving L06F0" not in err
+    assert f"L06F1 retrograde [{'#' * 30}] 100.0%" in err  # its progress, in a log
     again = (folder / "L06F0.npy").stat()
     assert (again.st_ino, again.st_mtime_ns) == (kept.st_ino, kept.st_mtime_ns)
     assert sorted(p.name for p in folder.iterdir()) == [
@@ -89,3 +92,59 @@ def test_a_killed_solve_resumes(
         assert store.stats(6, flight).counts == counts[f"L06F{flight}"]
     # and once everything is solved, solving again does nothing
     assert "solving" not in solve_with_the_tool(folder, capsys)
+
+
+def test_the_command_resumes_with_a_progress_bar(
+    killed: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ludotheque solve general builds what the package lacks: here, as if it shipped nothing
+    from ludotheque.cli import main
+    from ludotheque.solve import command
+
+    monkeypatch.setattr(command, "SHIPPED_TOP", 4)
+    shutil.copytree(killed, tmp_path / "raw")
+    assert main(["solve", "general", "--top", "6", "--dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "solving L06F1" in out and "solving L06F0" not in out
+    # the bar of each pass of the sub-layer solved, on standard error, up to its end
+    lines = err.splitlines()
+    assert f"L06F1 first pass [{'#' * 30}] 100.0%" in lines[0]
+    assert any(f"L06F1 retrograde [{'#' * 30}] 100.0%" in line and "longest" in line
+               for line in lines)  # fmt: skip
+    assert not any(line.startswith("L06F0") for line in lines)
+    # its tables are the package's, and its solver's files are gone
+    for flight in (0, 1):
+        mine = read(tmp_path / file_name(6, flight))
+        shipped = read(PACKAGE_FOLDER / file_name(6, flight))
+        assert np.array_equal(np.asarray(mine.codes), np.asarray(shipped.codes))
+    assert not (tmp_path / "raw").exists()
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar() -> None:
+    # on a terminal: one line redrawn at each update, ended by a newline
+    screen = Terminal()
+    bar = Progress(screen)
+    bar.start("L08F1 first pass", 4)
+    bar.update(1)
+    bar.update(4, "done")
+    bar.finish()
+    drawn = screen.getvalue()
+    assert drawn.count("\r") == 3 and drawn.endswith("\n")
+    assert f"\rL08F1 first pass [{'#' * 7}{'.' * 23}]  25.0%" in drawn
+    assert f"[{'#' * 30}] 100.0%" in drawn and "done" in drawn
+    # in a log: a line every `every` seconds, and the last one
+    log = io.StringIO()
+    bar = Progress(log, every=3600)
+    bar.start("L08F1 retrograde", 10)
+    for done in range(1, 11):
+        bar.update(done)
+    bar.finish()
+    assert log.getvalue().count("\n") == 1 and "100.0%" in log.getvalue()
