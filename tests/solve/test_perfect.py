@@ -5,6 +5,7 @@ drawn one it never moves into a loss; beyond the tables it searches into them.""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -13,8 +14,9 @@ import ludotheque
 from ludotheque.ai.agent import Budget, RandomAgent
 from ludotheque.ai.levels import make_agent
 from ludotheque.ai.perfect import PerfectAgent
+from ludotheque.games.general.rules import GeneralState
 from ludotheque.solve.layout import Position, general_at, to_state, unrank
-from ludotheque.solve.tables import PACKAGE_FOLDER, Tables
+from ludotheque.solve.tables import PACKAGE_FOLDER, Tables, Verdict
 
 GAME = ludotheque.load("general")
 TABLES = Tables([PACKAGE_FOLDER])
@@ -118,3 +120,62 @@ def test_the_level() -> None:
     )
     with pytest.raises(ValueError, match="only the General"):
         make_agent("backgammon", "perfect")
+
+
+def _decided(k: int, flight: int, general_wins: bool, count: int, seed: int) -> list[Position]:
+    """Rebels-to-move positions won by the general (or by the rebels), not over yet."""
+    sub = TABLES.sub(k, flight)
+    assert sub is not None
+    codes = np.asarray(sub.codes).astype(np.int64)
+    wanted = np.flatnonzero((codes != 0) & (codes != sub.over) & (codes % 2 == general_wins))
+    if flight:
+        wanted = wanted[wanted // sub.ranks != 28 - k]
+    rng = random.Random(seed)
+    found = []
+    for i in rng.sample(range(wanted.size), min(count, wanted.size)):
+        slot, r = divmod(int(wanted[i]), sub.ranks)
+        rebels = unrank(r, k)
+        found.append(Position(general_at(slot, rebels), rebels, 0, flight))
+    return found
+
+
+def test_the_perfect_level_keeps_every_win() -> None:
+    # some 700 won positions of every shipped sub-layer, either winner, either side to move:
+    # each move of the perfect level keeps the winner and takes the distance down one ply (the
+    # winner's fastest win, the loser's slowest loss), so from a won position the winner wins
+    # (by induction on the distance); a fifth are played to the end, against a random defender,
+    # the tables' distance never growing and the winner never changing
+    rng = random.Random(22)
+    states: list[GeneralState] = []
+    for k, flight in ((6, 0), (6, 1), (8, 0), (8, 1)):
+        for general_wins in (True, False):
+            for position in _decided(k, flight, general_wins, 60, seed=rng.randrange(1 << 30)):
+                rebels_turn = to_state(position)
+                states.append(rebels_turn)
+                states.append(rebels_turn.play(rng.choice(rebels_turn.legal_moves())))
+    winners: Counter[tuple[str, str]] = Counter()
+    for n, start in enumerate(states):
+        verdict = TABLES.verdict(start)
+        assert verdict is not None
+        if verdict.winner is None or start.outcome() is not None:
+            continue
+        assert verdict.plies is not None
+        winners[verdict.winner, str(start.to_move)] += 1
+        perfect = PerfectAgent(n, tables=TABLES)
+        after = start.play(perfect.choose(start))
+        assert TABLES.verdict(after) == Verdict(verdict.winner, verdict.plies - 1), start.position()
+        if n % 5:
+            continue
+        defender = RandomAgent(n)
+        plies, state = 1, after
+        while state.outcome() is None:
+            mover = perfect if state.to_move == verdict.winner else defender
+            state = state.play(mover.choose(state))
+            plies += 1
+            now = TABLES.verdict(state)
+            assert now is not None and now.winner == verdict.winner, state.position()
+            assert now.plies is not None and now.plies <= verdict.plies - plies
+        outcome = state.outcome()
+        assert outcome is not None and outcome.winner == verdict.winner
+    assert winners.total() >= 600
+    assert set(winners) == {(w, m) for w in ("general", "rebels") for m in ("general", "rebels")}
