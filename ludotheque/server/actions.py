@@ -102,6 +102,10 @@ async def _rematch(s: Seat, _body: Body) -> dict[str, Any]:
     return {"url": f"/{page}/{token}", "id": new.id}
 
 
+async def _rematch_decline(s: Seat, _body: Body) -> None:
+    await s.service.decline_rematch(s.session, s.seat)
+
+
 ACTIONS: dict[str, Action] = {
     a.name: a
     for a in (
@@ -112,6 +116,7 @@ ACTIONS: dict[str, Action] = {
         Action("undo-answer", AnswerBody, _undo_answer),
         Action("resign", Body, _resign),
         Action("rematch", Body, _rematch, reply="rematch"),
+        Action("rematch-decline", Body, _rematch_decline),
         Action("claim", Body, _claim),
         Action("flag", Body, _flag),
     )

@@ -132,7 +132,11 @@ class GameSession:
     record: Record
     seq: int = 0  # the next place in the game's log
     undo_request: str | None = None
+    undo_refused: str | None = None  # whose undo request was refused, until the next move
     rematch_id: str | None = None
+    rematch_by: str | None = None  # the side that offered the rematch (the first to ask)
+    rematch_declined: str | None = None  # the side that turned the offered rematch down
+    declined: str | None = None  # a rematch turned down: the side its decliner would have had
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_used: float = field(default_factory=time.monotonic)
     clients: int = 0  # this process's open sockets on the game (they keep it in memory)
@@ -252,6 +256,7 @@ class GameService:
         level: str | None = None,
         position: str | None = None,
         rematch_of: GameSession | None = None,
+        rematch_by: str | None = None,
         with_seats: bool = True,
         control: str | None = None,
         rated: bool = False,
@@ -391,16 +396,19 @@ class GameService:
             # processes creating a rematch at once, one succeeds
             old = rematch_of
             backup = old.record.copy()
-            old.rematch_id = game_id
+            old.rematch_id, old.rematch_by = game_id, rematch_by
 
             def both(db: Session) -> None:
                 first(db)
                 self._write(db, session, events)
 
+            offer: dict[str, Any] = {"id": game_id}
+            if rematch_by is not None:
+                offer["by"] = rematch_by
             try:
-                await self._store(old, [("rematch", {"id": game_id})], before=both)
+                await self._store(old, [("rematch", offer)], before=both)
             except BaseException:
-                old.record, old.rematch_id = backup, None
+                old.record, old.rematch_id, old.rematch_by = backup, None, None
                 raise
             session.seq = len(events)
             session.clock_seq = session.seq
@@ -778,15 +786,15 @@ class GameService:
         """``_change`` without the look at the clock first (the caller has looked)."""
         backup = session.record.copy()
         saved = (
-            session.undo_request, session.rematch_id, session.clock, dict(session.presence),
-            session.rating_changes, dict(session.people),
+            session.undo_request, session.undo_refused, session.rematch_id, session.clock,
+            dict(session.presence), session.rating_changes, dict(session.people),
         )  # fmt: skip
 
         def restore() -> None:
             session.record = backup
             (
-                session.undo_request, session.rematch_id, session.clock, session.presence,
-                session.rating_changes, session.people,
+                session.undo_request, session.undo_refused, session.rematch_id, session.clock,
+                session.presence, session.rating_changes, session.people,
             ) = saved  # fmt: skip
 
         try:
@@ -833,6 +841,7 @@ class GameService:
                 record = session.record
                 parsed = record.state.parse_move(move)
                 record.play(parsed)
+                session.undo_refused = None
                 return [("move", {"text": str(parsed)}), *self._advance(session)]
 
             await self._change(session, change)
@@ -968,7 +977,7 @@ class GameService:
                 raise GameError(NOTHING_TO_UNDO, "nothing-to-undo", 409)
 
             def change() -> list[Event]:
-                session.undo_request = seat
+                session.undo_request, session.undo_refused = seat, None
                 return [("undo-request", {"side": seat})]
 
             await self._change(session, change)
@@ -991,6 +1000,7 @@ class GameService:
 
             def change() -> list[Event]:
                 session.undo_request = None
+                session.undo_refused = None if accept else asker  # the asker is told
                 events: list[Event] = [("undo-answer", {"side": seat, "accept": accept})]
                 if accept:
                     events.append(self._undo_to(session, {asker}))
@@ -1109,6 +1119,7 @@ class GameService:
                         level=session.level,
                         position=session.record.start if after is None else None,
                         rematch_of=session, with_seats=False, control=session.control,
+                        rematch_by=seat if seat in session.record.game_object.sides else None,
                         rated=session.rated, public=session.public,
                         people=dict(session.people) if same else swapped_people(session),
                         next_start=None if after is None else after.start,
@@ -1126,15 +1137,17 @@ class GameService:
                         ) from None
                 announce = True
             else:
+                if seat == session.rematch_declined:
+                    raise GameError(
+                        say("you declined this rematch", "vous avez refusé cette revanche"),
+                        "declined", 409,
+                    )  # fmt: skip
                 announce = False
         rematch_id = session.rematch_id
         assert rematch_id is not None
         if announce:  # everyone on the old game hears of the rematch
             await self._announce(session)
-        sides = session.record.game_object.sides
-        new_seat = seat
-        if session.mode == "friend" and seat in sides and not same:
-            new_seat = session.record.game_object.opponent(seat)
+        new_seat = _rematch_seat(session, seat, same)
         new_token_value = rematch_token(token)
         digest = token_hash(new_token_value)
 
@@ -1149,6 +1162,60 @@ class GameService:
 
         await self.run_db(register)
         return await self.get(rematch_id), new_token_value
+
+    async def decline_rematch(self, session: GameSession, seat: str) -> None:
+        """The other player turns the rematch down. Both logs say so, in one transaction:
+        the old game's (its offer is not shown again) and the rematch's, where the player
+        who offered it waits (they are told)."""
+        async with session.lock:
+            await self.refresh(session)
+            sides = session.record.game_object.sides
+            if session.mode != "friend" or seat not in sides:
+                raise GameError(
+                    say("rematch offers are for games between friends",
+                        "les propositions de revanche sont pour les parties entre amis"),
+                    "bad-mode", 409,
+                )  # fmt: skip
+            rematch_id = session.rematch_id
+            if rematch_id is None or not session.finished:
+                raise GameError(say("nobody offered a rematch", "personne n'a proposé de revanche"),
+                                "no-rematch", 409)  # fmt: skip
+            if seat == session.rematch_by:
+                raise GameError(
+                    say("only the other player answers", "seul l'autre joueur répond"),
+                    "not-your-seat", 403,
+                )  # fmt: skip
+            if session.rematch_declined is not None:
+                return  # said already (a second click, or another tab)
+            from .points import following
+
+            after = following(session.record)
+            new_side = _rematch_seat(session, seat, after is not None and after.same_sides)
+            new = await self.get(rematch_id)
+            async with new.lock:
+                await self.refresh(new)
+                told: list[Event] = [("declined", {"side": new_side})]
+                session.rematch_declined, new.declined = seat, new_side
+
+                def tell(db: Session) -> None:
+                    self._write(db, new, told)
+
+                try:
+                    await self._store(session, [("rematch-decline", {"side": seat})], before=tell)
+                except Conflict:  # another process wrote in one of the two logs first
+                    session.rematch_declined, new.declined = None, None
+                    raise GameError(
+                        say("the game changed meanwhile; try again",
+                            "la partie a changé entre-temps ; réessayez"),
+                        "stale", 409,
+                    ) from None  # fmt: skip
+                except BaseException:
+                    session.rematch_declined, new.declined = None, None
+                    raise
+                new.seq += len(told)
+                self._announce_commit(new)
+        await self._announce(session)
+        await self._announce(new)
 
     # -- the computer ----------------------------------------------------------------------
 
@@ -1215,6 +1282,15 @@ def _sets_clock(kind: str, data: dict[str, Any]) -> bool:
     return kind == "clock" or "clock" in data
 
 
+def _rematch_seat(session: GameSession, seat: str, same: bool) -> str:
+    """The seat that ``seat`` of ``session`` has in its rematch: the other side between
+    friends (sides swap), the same side for the next game of a match, and watchers watch."""
+    game = session.record.game_object
+    if session.mode == "friend" and seat in game.sides and not same:
+        return str(game.opponent(seat))
+    return seat
+
+
 def _replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     """Apply one logged event to a game being rebuilt."""
     record = session.record
@@ -1224,6 +1300,8 @@ def _replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
         session.clock = Clock.from_dict(data if kind == "clock" else data["clock"])
     if kind in ("move", "chance"):
         record.play(data["text"])
+        if kind == "move":
+            session.undo_refused = None
     elif kind == "undo":
         for _ in range(int(data["plies"])):
             record.undo()
@@ -1233,11 +1311,17 @@ def _replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     elif kind == "abandon":
         record.abandon()
     elif kind == "undo-request":
-        session.undo_request = data["side"]
+        session.undo_request, session.undo_refused = data["side"], None
     elif kind == "undo-answer":
+        session.undo_refused = None if data.get("accept") else session.undo_request
         session.undo_request = None
     elif kind == "rematch":
         session.rematch_id = data["id"]
+        session.rematch_by = data.get("by")
+    elif kind == "rematch-decline":
+        session.rematch_declined = data["side"]
+    elif kind == "declined":
+        session.declined = data["side"]
     elif kind == "end":  # decided by the clock or a player's absence: see timing.py
         record.result = Outcome(data["winner"], data["reason"])
     elif kind == "gone":

@@ -54,9 +54,15 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
         "undo": {
             "free": session.mode != "friend" and seat != WATCH,
             "request": session.undo_request,
+            "refused": session.undo_refused,  # the side whose request was refused
             "allowed": not session.rated,
         },
         "rematch": session.rematch_id is not None,
+        # who offered the rematch, and who turned it down (in this game, or, in a rematch,
+        # the side its decliner would have had: the player who offered it is told)
+        "rematch_by": session.rematch_by,
+        "rematch_declined": session.rematch_declined,
+        "declined": session.declined,
         "watch": seat == WATCH,
         # the clock, the players' names and ratings, who is away (see timing.table_view)
         "table": table_view(session, session.now()),

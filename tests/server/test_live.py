@@ -3,6 +3,7 @@ messages, reconnection catching up."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -168,3 +169,79 @@ def test_a_move_sends_only_the_new_history_and_an_undo_all_of_it(client: TestCli
         assert [h["text"] for h in game["history"]] == ["a2-b2", "c3-b4xa3c5"]
         ws.send_json({"type": "sync"})
         assert "history_from" not in ws.receive_json()["game"]
+
+
+def test_a_declined_rematch_reaches_the_player_who_offered_it(
+    client: TestClient, make_client: Callable[..., TestClient]
+) -> None:
+    created = new_game(client, mode="friend")
+    rebels = token_of(created["seats"]["rebels"])
+    general = token_of(created["seats"]["general"])
+    with (
+        client.websocket_connect(f"/ws/{rebels}") as r,
+        client.websocket_connect(f"/ws/{general}") as g,
+    ):
+        receive_state(r), receive_state(g)
+        r.send_json({"type": "resign"})
+        receive_state(r), receive_state(g)
+        g.send_json({"type": "rematch"})  # the general offers, and goes into the rematch
+        message = g.receive_json()
+        while message["type"] != "rematch":
+            message = g.receive_json()
+        offered = receive_state(r)
+        assert offered["rematch"] is True and offered["rematch_by"] == "general"
+        assert offered["rematch_declined"] is None
+        with client.websocket_connect(f"/ws/{token_of(message['url'])}") as n:
+            waiting = receive_state(n)
+            assert waiting["seat"] == "rebels" and waiting["declined"] is None
+            r.send_json({"type": "rematch-decline"})
+            # the offerer, waiting in the rematch, hears that the rebels' player declined
+            told = receive_state(n)
+            assert told["declined"] == "general"  # the side the decliner would have had
+            assert receive_state(r)["rematch_declined"] == "rebels"
+            assert receive_state(g)["rematch_declined"] == "rebels"
+    # it is in the log: a reload, or another process, reads it there
+    other = make_client()
+    assert other.get(f"/api/play/{rebels}").json()["rematch_declined"] == "rebels"
+    assert other.get(f"/api/play/{token_of(message['url'])}").json()["declined"] == "general"
+    # the decliner cannot then join it, and the offerer cannot decline their own offer
+    refused = other.post(f"/api/play/{rebels}/rematch")
+    assert refused.status_code == 409 and refused.json()["code"] == "declined"
+    assert other.post(f"/api/play/{general}/rematch-decline").status_code == 403
+    assert other.post(f"/api/play/{rebels}/rematch-decline").status_code == 200  # said again
+
+
+def test_nobody_declines_a_rematch_nobody_offered(client: TestClient) -> None:
+    created = new_game(client, mode="friend")
+    rebels = token_of(created["seats"]["rebels"])
+    refused = client.post(f"/api/play/{rebels}/rematch-decline")
+    assert refused.status_code == 409 and refused.json()["code"] == "no-rematch"
+    watch = token_of(created["watch"])
+    assert client.post(f"/api/play/{watch}/rematch-decline").json()["code"] == "bad-mode"
+
+
+def test_a_refused_undo_is_told_to_the_one_who_asked(
+    client: TestClient, make_client: Callable[..., TestClient]
+) -> None:
+    created = new_game(client, mode="friend")
+    rebels = token_of(created["seats"]["rebels"])
+    general = token_of(created["seats"]["general"])
+    with (
+        client.websocket_connect(f"/ws/{rebels}") as r,
+        client.websocket_connect(f"/ws/{general}") as g,
+    ):
+        receive_state(r), receive_state(g)
+        r.send_json({"type": "move", "move": "a2-b2", "ply": 0})
+        receive_state(r), receive_state(g)
+        r.send_json({"type": "undo-request"})
+        receive_state(r), receive_state(g)
+        g.send_json({"type": "undo-answer", "accept": False})
+        told = receive_state(r)
+        assert told["ply"] == 1 and told["undo"] == {**told["undo"], "request": None,
+                                                     "refused": "rebels"}  # fmt: skip
+        receive_state(g)
+        # in the log (another process reads it), until the next move
+        assert make_client().get(f"/api/play/{rebels}").json()["undo"]["refused"] == "rebels"
+        g.send_json({"type": "move", "move": "c3-b4", "ply": 1})
+        assert receive_state(r)["undo"]["refused"] is None
+    assert make_client().get(f"/api/play/{rebels}").json()["undo"]["refused"] is None

@@ -18,7 +18,6 @@ let online = mode === "archive"; // the socket is open (an archive needs none)
 let previous = null; // the state before the latest one (to animate captures)
 
 let askCounter = 0;
-let rematchDeclined = false; // this player turned the opponent's rematch offer down
 const waiting = new Map(); // answers to requests the board made (one-checker moves)
 
 // a word of the page, or ``fallback`` while the dictionary does not have it yet
@@ -335,10 +334,18 @@ function renderControls(live) {
   $("undo").hidden = !(undoable && snap.undo.free);
   $("ask-undo").hidden = !(undoable && !snap.undo.free && !snap.undo.request);
   $("resign").hidden = !(player && !over);
-  // between friends, the one who did not ask first sees the other's offer
-  const offered = player && over && snap.mode === "friend" && snap.rematch && !rematchDeclined;
+  // between friends, the one who did not ask first sees the other's offer, until they
+  // answer it; a declined offer is in the log, so a reload does not bring it back
+  const ours = (side) => Boolean(side) && snap.my_sides.includes(side);
+  const iDeclined = player && ours(snap.rematch_declined);
+  const offered = player && over && snap.mode === "friend" && snap.rematch && !snap.rematch_declined && !ours(snap.rematch_by);
   $("rematch-offer").hidden = !offered;
-  $("rematch").hidden = !(player && over) || offered;
+  $("rematch").hidden = !(player && over) || offered || iDeclined;
+  // the player who offered the rematch waits in it: they are told that it was declined
+  const theyDeclined = player && Boolean(snap.declined) && !ours(snap.declined);
+  const declined = $("rematch-declined");
+  declined.hidden = !(iDeclined || theyDeclined);
+  declined.textContent = iDeclined ? t("play.rematch_you_declined") : theyDeclined ? t("play.rematch_declined") : "";
   // a watcher is offered the players' rematch as soon as it exists
   $("watch-rematch").hidden = !(mode === "watch" && snap.rematch);
   // a match goes on with its next game (same sides), or a new match: their own words
@@ -355,6 +362,12 @@ function renderControls(live) {
     $("undo-request-text").textContent = mine ? t("play.undo_asked") : t("play.undo_request");
     $("accept-undo").hidden = mine;
     $("refuse-undo").hidden = mine;
+  } else if (player && !snap.undo.free && snap.undo.refused && snap.my_sides.includes(snap.undo.refused)) {
+    // the one who asked is told of the refusal (until the next move)
+    box.hidden = false;
+    $("undo-request-text").textContent = t("play.undo_refused");
+    $("accept-undo").hidden = true;
+    $("refuse-undo").hidden = true;
   } else {
     box.hidden = true;
   }
@@ -545,10 +558,7 @@ $("rematch").addEventListener("click", () => send({ type: "rematch" }));
   document.querySelector(".panel .controls").append(button);
 }
 $("accept-rematch").addEventListener("click", () => send({ type: "rematch" }));
-$("decline-rematch").addEventListener("click", () => {
-  rematchDeclined = true;
-  render();
-});
+$("decline-rematch").addEventListener("click", () => send({ type: "rematch-decline" }));
 $("copy-position").addEventListener("click", async () => {
   const text = positionAt(shownPlies());
   try {
