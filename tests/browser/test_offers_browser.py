@@ -1,6 +1,6 @@
 """Offers between friends answered "no" in a real browser: a declined rematch is told to the
 player who offered it (who waits in the rematch) and stays declined through a reload; a refused
-undo is told to the player who asked."""
+undo is told to the player who asked. A finished game, like a replay, shows no move box."""
 
 from __future__ import annotations
 
@@ -64,6 +64,8 @@ def test_a_declined_rematch_is_told_to_the_player_who_offered_it(
     rebels.click("#resign")
     for page in (rebels, general):
         expect(page.locator("#result")).to_be_visible()
+        # a finished game has no move to type: no move box that does nothing
+        expect(page.locator("#move-form")).to_be_hidden()
     old = general.url
     general.click("#rematch")  # the general's player offers, and waits in the rematch
     general.wait_for_url(lambda url: url != old)
@@ -121,3 +123,15 @@ def test_a_refused_undo_is_told_to_the_one_who_asked(
     expect(rebels.locator("#move-list .ply")).to_have_count(2)
     expect(told).to_be_hidden()
     assert not any(p.errors for p in (rebels, general))  # type: ignore[attr-defined]
+
+
+def test_a_replay_shows_no_move_box(server: Server, new_page: Callable[..., Page]) -> None:
+    rebels, _, _ = friends(server, new_page, "en")
+    rebels.on("dialog", lambda d: d.accept())
+    rebels.click("#resign")
+    expect(rebels.locator("#share")).to_be_visible()
+    replay = new_page()
+    replay.goto(server.url + str(rebels.get_attribute("#share", "href")))
+    expect(replay.locator("svg.board")).to_have_attribute("data-position", START)
+    expect(replay.locator("#move-form")).to_be_hidden()
+    assert not replay.errors  # type: ignore[attr-defined]

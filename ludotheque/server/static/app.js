@@ -267,8 +267,8 @@ function render() {
   $("move-form").classList.toggle("pending", waitingLive && pending);
   // where the view is, the last move included (it used to go blank there)
   $("step-info").textContent = snap.history.length ? t("play.viewing", { n: plies, total: snap.history.length }) : "";
-  // watchers and replays have no move to type: no box that does nothing
-  $("move-form").hidden = mode !== "play" || snap.watch;
+  // watchers, replays and finished games have no move to type: no box that does nothing
+  $("move-form").hidden = mode !== "play" || snap.watch || Boolean(snap.outcome);
   const input = $("move-input");
   const hadFocus = document.activeElement === input || input.dataset.refocus === "1";
   input.disabled = !interactive;
