@@ -56,13 +56,23 @@ def test_placing_and_rotating(server: Server, new_page: Callable[..., Page]) -> 
     page.fill("#move-input", "j10>S")
     page.press("#move-input", "Enter")
     expect(page.locator("#move-list .ply")).to_have_count(2)
+    # between turns, with moves in the game, the panel's Undo is the one undo shown
+    expect(page.locator("#undo")).to_be_visible()
+    expect(page.locator("#turn-undo")).to_be_hidden()
     # rotate: the current direction is not offered
     cell(page, "e5")
     expect(page.locator("svg.defiance g.dir")).to_have_count(7)
+    # in the middle of a turn, only the step can be taken back: one undo at a time
+    expect(page.locator("#turn-undo")).to_be_visible()
+    expect(page.locator("#undo")).to_be_hidden()
     direction(page, "E")
     expect(page.locator("#turn-undo")).to_have_text("Take back this step")
+    expect(page.locator("#undo")).to_be_hidden()
+    shot(page, "defiance-mid-turn-one-undo")
     page.click("#turn-undo")  # undo inside the turn
     expect(page.locator("svg.defiance g.dir")).to_have_count(0)
+    expect(page.locator("#turn-undo")).to_be_hidden()
+    expect(page.locator("#undo")).to_be_visible()
     cell(page, "e5")
     direction(page, "E")
     page.click("#turn-done")

@@ -18,6 +18,7 @@ let online = mode === "archive"; // the socket is open (an archive needs none)
 let previous = null; // the state before the latest one (to animate captures)
 
 let askCounter = 0;
+let stepUndo = false; // the board can take back part of the turn being made (its own button)
 const waiting = new Map(); // answers to requests the board made (one-checker moves)
 
 // a word of the page, or ``fallback`` while the dictionary does not have it yet
@@ -44,6 +45,9 @@ function onTurn({ canFinish, canUndo, hidden, labels }) {
   $("turn-done").disabled = !canFinish;
   // only while part of a turn can be taken back: never beside the panel's Undo for nothing
   $("turn-undo").hidden = !canUndo;
+  // and then it is the only undo on the page: the panel's wait until the turn is made
+  stepUndo = Boolean(canUndo) && !hidden;
+  if (snap) undoButtons();
   if (labels) {
     $("turn-done").textContent = labels.done;
     $("turn-undo").textContent = labels.undo;
@@ -326,13 +330,20 @@ function hasMoveOf(sides) {
   return snap.history.some((h) => h.kind === "move" && sides.includes(h.side));
 }
 
+// The panel's Undo (or Ask to undo): one undo control at a time, so none while the board
+// offers to take back a step of the turn being made.
+function undoButtons() {
+  const player = mode === "play" && !snap.watch;
+  // a finished game is final: no undo once the result is shown
+  const undoable = player && !snap.outcome && snap.undo.allowed !== false && hasMoveOf(snap.my_sides) && !stepUndo;
+  $("undo").hidden = !(undoable && snap.undo.free);
+  $("ask-undo").hidden = !(undoable && !snap.undo.free && !snap.undo.request);
+}
+
 function renderControls(live) {
   const player = mode === "play" && !snap.watch;
   const over = Boolean(snap.outcome);
-  // a finished game is final: no undo once the result is shown
-  const undoable = player && !over && snap.undo.allowed !== false && hasMoveOf(snap.my_sides);
-  $("undo").hidden = !(undoable && snap.undo.free);
-  $("ask-undo").hidden = !(undoable && !snap.undo.free && !snap.undo.request);
+  undoButtons();
   $("resign").hidden = !(player && !over);
   // between friends, the one who did not ask first sees the other's offer, until they
   // answer it; a declined offer is in the log, so a reload does not bring it back
