@@ -12,7 +12,8 @@
 the best moves and their values, the loss and a label) and, in backgammon, the luck of every
 roll; ``best_moves(state, n)`` gives the best moves of one position (hints, an analysis board).
 The result serialises with ``to_dict`` / ``from_dict``. The labels and their bands are in
-``labels``, the settings in ``strength``, proven results and the endgame-table hook in ``proof``.
+``labels``, the settings in ``strength``, proven results and the endgame-table hook in ``proof``;
+backgammon played for points (cube decisions, normalised equity) in ``stakes``.
 """
 
 from .labels import label, luck_label

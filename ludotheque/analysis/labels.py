@@ -2,8 +2,10 @@
 
 Two measures, as the programs players know use them:
 
-- **Backgammon** judges a play by the *equity* it gives up (cubeless equity: the points won per
-  game on average, in [-1, 1] while there are no gammons), with GNU Backgammon's thresholds
+- **Backgammon** judges a play or a cube decision by the *equity* it gives up (the points won
+  per game on average: cubeless equity in ``seed`` and ``standard``, in [-1, 1] there; in
+  ``money`` and ``match`` normalised equity, per unit of the cube, the match winning chances
+  turned into equity in a match: see ``stakes``), with GNU Backgammon's thresholds
   (``arSkillLevel`` in its ``gnubg.c``): a loss above 0.04 is *doubtful* (``?!``), above 0.08
   *bad* (``?``), above 0.16 *very bad* (``??``). The luck of a roll is its equity against the
   average roll, with GNU Backgammon's ``arLuckLevel``: above +0.3 *lucky*, above +0.6 *very

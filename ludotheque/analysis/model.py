@@ -1,8 +1,11 @@
 """The result of an analysis as plain values, and its JSON form (``to_dict`` / ``from_dict``).
 
 Every number is from the point of view of the side that chose: ``win`` is its winning chance
-(its expected score: a win counts 1, a draw 1/2) and ``equity`` (backgammon) its cubeless
-equity. ``loss`` is in the game's *measure*: equity for backgammon, winning chance for the
+(its expected score: a win counts 1, a draw 1/2) and ``equity`` (backgammon) its equity:
+cubeless in ``seed`` and ``standard``; in ``money`` and ``match`` normalised equity (points per
+unit of the cube; match winning chances turned into equity, see ``stakes``), where ``win`` is
+the chance to win the match in match play and (equity + 1) / 2, clipped to [0, 1], in money
+play. ``loss`` is in the game's *measure*: equity for backgammon, winning chance for the
 others (see ``labels``). A ``ply`` is an index into the record's plies (chance outcomes
 included), so ``record.states[ply]`` is the position the decision was taken in.
 """
@@ -18,10 +21,21 @@ from .labels import EQUITY, LABELS, LUCK_LABELS, symbol
 from .proof import Proof
 
 FORMAT = "ludotheque-analysis"
-VERSION = 1
+VERSION = 2
+"""2: backgammon for points in normalised equity, cube decisions one roll ahead (1: the
+evaluation's [-1, 1] scale; stored analyses of an older version are made again)."""
+READS = frozenset({1, 2})
 
 MOVE = "move"
 CUBE = "cube"
+
+CUBE_ERRORS = {
+    ("roll", "double"): "missed double",
+    ("double", "roll"): "wrong double",
+    ("take", "drop"): "wrong take",
+    ("drop", "take"): "wrong pass",
+}
+"""The names backgammon players give a cube error: (the move played, the best move)."""
 
 
 class InvalidAnalysis(ValueError):
@@ -101,6 +115,14 @@ class Decision:
         """The value of the position for the side to move: that of its best move."""
         return self.best[0] if self.best else self.played
 
+    @property
+    def cube_error(self) -> str | None:
+        """For a cube decision judged an error, its name: ``missed double``, ``wrong
+        double``, ``wrong take`` or ``wrong pass``."""
+        if self.kind != CUBE or self.label is None or not self.best:
+            return None
+        return CUBE_ERRORS.get((self.played.move, self.best[0].move))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "ply": self.ply,
@@ -115,6 +137,7 @@ class Decision:
             "loss": _round(self.loss),
             "label": self.label,
             "symbol": self.symbol,
+            "cube_error": self.cube_error,
             "proof": None if self.proof is None else self.proof.to_dict(),
         }
 
@@ -293,7 +316,8 @@ class Analysis:
             raise InvalidAnalysis("an analysis is a JSON object")
         if data.get("format") != FORMAT:
             raise InvalidAnalysis(f"not a Ludothèque analysis (format {data.get('format')!r})")
-        if data.get("version") != VERSION:
+        version = data.get("version")
+        if not isinstance(version, int) or version not in READS:
             raise InvalidAnalysis(f"unsupported analysis version {data.get('version')!r}")
         try:
             measure = str(data["measure"])
@@ -356,6 +380,7 @@ def _round(value: float, digits: int = 4) -> float:
 
 __all__ = [
     "CUBE",
+    "CUBE_ERRORS",
     "MOVE",
     "Analysis",
     "Decision",

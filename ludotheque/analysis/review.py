@@ -32,6 +32,7 @@ from .model import (
 )
 from .proof import Proof, make_proof, oracle_for
 from .search import PROVEN, Line, TreeSearch, plies_to_end
+from .stakes import StakeMeasure, stake_measure
 from .strength import DEFAULT, Strength, strength_for
 
 Progress = Callable[[int, int], None]
@@ -44,21 +45,33 @@ TOP = 3
 
 
 class Analyst:
-    """The analysis engine of one game (a ruleset) at one strength."""
+    """The analysis engine of one game (a ruleset) at one strength.
+
+    A dice game's values are its equity for the side that plays: in backgammon's cubeless
+    rulesets the cubeless equity (2p - 1, the game's own evaluation); in the rulesets played
+    for points (``stakes``) normalised equity (GNU Backgammon's EMG), the points per unit of the
+    cube in money play and the match winning chance turned into equity in match play, for
+    checker plays and cube decisions alike.
+    """
 
     def __init__(self, game: Game, strength: str | Strength = DEFAULT) -> None:
         self.game = game
         self.strength = strength_for(game.name, strength)
         self.chance = bool(getattr(game, "has_chance", False))
         self.measure = EQUITY if self.chance else WIN
-        # A dice game's value in [-1, 1] is cubeless equity in single games; a ruleset that
-        # plays for a cube says how many points of equity one unit of its value is worth.
-        self.equity_per_value = float(getattr(game, "equity_per_value", 1.0))
+        self.stakes: StakeMeasure | None = stake_measure(game) if self.chance else None
         s = self.strength
         self.dice: DiceSearch | None = None
         self.tree: TreeSearch | None = None
         if self.chance:
-            self.dice = DiceSearch(game, s.depth, candidates=s.candidates, threshold=s.threshold)
+            st = self.stakes
+            self.dice = DiceSearch(
+                game, s.depth, candidates=s.candidates, threshold=s.threshold,
+                values=None if st is None else st.values,
+                terminal=None if st is None else st.terminal,
+                free=None if st is None else st.cube_node,
+                unit=None if st is None else st.unit,
+            )  # fmt: skip
         else:
             self.tree = TreeSearch(
                 game, s.depth, beam=s.beam, root_beam=s.root_beam, oracle=oracle_for(game.name),
@@ -94,20 +107,52 @@ class Analyst:
                 state, played=played, top=top, history=history, moves_so_far=moves_so_far,
                 repetition=repetition, turn_limit=turn_limit,
             )  # fmt: skip
-        return [self._move_value(line, mover) for line in lines]
+        return [self._move_value(line, mover, state) for line in lines]
 
-    def _move_value(self, line: Line, mover: str) -> MoveValue:
+    def _dice_value(self, state: State, side: str, value: float) -> tuple[float, float]:
+        """A dice search's ``value`` for ``side`` at ``state`` as (win, equity): cubeless, the
+        chance to win and 2p - 1; for points, normalised equity (see ``stakes``) and, for the
+        chart, the chance to win the match in match play, (equity + 1) / 2 (clipped to [0, 1])
+        in money play."""
+        st = self.stakes
+        equity = value if st is None else st.normalise(state, side, value)
+        chance = equity if st is not None and not st.match else value
+        return _r(min(1.0, max(0.0, (chance + 1) / 2))), _r(equity)
+
+    def luck(self, state: State, outcome: Any) -> tuple[str, float]:
+        """The side that plays after chance node ``state`` gives ``outcome``, and the luck of
+        that outcome for it in equity (normalised at ``state``'s cube, for points)."""
+        assert self.dice is not None
+        side, luck = self.dice.luck(state, outcome)
+        if self.stakes is not None:
+            luck /= self.stakes.unit(state)
+        return side, _r(luck)
+
+    def point(self, ply: int, side: str, value: MoveValue, state: State, start: State) -> Point:
+        """A point of the timeline, for the game's first side, from ``value`` for ``side`` at
+        ``state``. For points, equity is normalised at the cube and score of ``start`` (the
+        game's first position) rather than at each position's, so that the line goes on
+        across a double: points per unit of the starting cube in money play (the chance to
+        win the match, for a match, as everywhere)."""
+        first = self.game.sides[0]
+        win, equity = value.win, value.equity
+        if side != first:
+            win, equity = 1 - win, None if equity is None else -equity
+        st = self.stakes
+        if st is not None and equity is not None:
+            raw = st.value_of(state, first, equity)
+            win, equity = self._dice_value(start, first, raw)
+        return Point(ply, _r(win), None if equity is None else _r(equity))
+
+    def _move_value(self, line: Line, mover: str, state: State) -> MoveValue:
         score = line.score
         proof: Proof | None = None
         if self.chance:
-            win = min(1.0, max(0.0, (score + 1) / 2))
+            win, equity = self._dice_value(state, mover, score)
             if line.proven:  # the move ends the game (a last checker borne off, a drop)
-                winner = mover if score > 0 else self.game.opponent(mover) if score < 0 else None
-                proof = make_proof(winner, 1, mover)
-            return MoveValue(
-                str(line.move), _r(win), _r(self.equity_per_value * score), line.depth, line.exact,
-                proof,
-            )  # fmt: skip
+                over = state.play(line.move).outcome()
+                proof = make_proof(None if over is None else over.winner, 1, mover)
+            return MoveValue(str(line.move), win, equity, line.depth, line.exact, proof)
         if score >= PROVEN:
             win = 1.0
             if line.proven:
@@ -129,12 +174,14 @@ class Analyst:
         a decision node; empty at a chance node or a finished game)."""
         outcome = state.outcome()
         if outcome is not None:
+            if self.stakes is not None:  # what the game scored (in a match: the MWC after it)
+                result = self.stakes.terminal(state, side)
+                return MoveValue("", *self._dice_value(state, side, result))
             win = 0.5 if outcome.winner is None else 1.0 if outcome.winner == side else 0.0
             return MoveValue("", win, (2 * win - 1) if self.chance else None)
         if state.to_move == CHANCE:
             assert self.dice is not None
-            v = self.dice.value(state, side, 1)
-            return MoveValue("", _r(min(1.0, max(0.0, (v + 1) / 2))), _r(self.equity_per_value * v))
+            return MoveValue("", *self._dice_value(state, side, self.dice.value(state, side, 1)))
         best = self.moves(state, top=1, **context)[0]
         if state.to_move == side:
             return best
@@ -197,17 +244,16 @@ def analyse(
         state = states[i]
         seen[state] += 1
         if kind == "chance":
-            point = _chance_point(analyst, state, i, first)
+            point = _chance_point(analyst, state, i, first, states[0])
             if point is not None:
                 points.append(point)
             if analyst.dice is not None:
-                side, luck = analyst.dice.luck(state, state.parse_move(text))
-                luck = _r(luck)
+                side, luck = analyst.luck(state, state.parse_move(text))
                 rolls.append(RollLuck(i, side, text, luck, luck_label(luck)))
         else:
             decision = _decide(analyst, record, state, i, text, moves_so_far, seen, top)
             decisions.append(decision)
-            points.append(_point(i, decision.side, decision.value, first))
+            points.append(analyst.point(i, decision.side, decision.value, state, states[0]))
             moves_so_far += 1
         if progress is not None:
             progress(i + 1, total)
@@ -249,7 +295,8 @@ def _decide(
     )  # fmt: skip
     notation = str(played)
     mine = next(v for v in values if v.move == notation)
-    best = _best(values, top)
+    listed = {str(m) for m in legal}  # a resignation offered is valued, never a best move
+    best = _best([v for v in values if v.move in listed], top)
     measure = analyst.measure
     loss = 0.0
     name: str | None = None
@@ -309,18 +356,12 @@ def _worse(a: str | None, b: str) -> str:
 # -- the timeline and the summary ---------------------------------------------------------
 
 
-def _point(ply: int, side: str, value: MoveValue, first: str) -> Point:
-    """A point of the timeline for ``first`` from a value for ``side``."""
-    if side == first:
-        return Point(ply, value.win, value.equity)
-    equity = None if value.equity is None else -value.equity
-    return Point(ply, _r(1 - value.win), equity)
-
-
-def _chance_point(analyst: Analyst, state: State, ply: int, first: str) -> Point | None:
+def _chance_point(
+    analyst: Analyst, state: State, ply: int, first: str, start: State
+) -> Point | None:
     if analyst.dice is None:
         return None
-    return _point(ply, first, analyst.position_value(state, first), first)
+    return analyst.point(ply, first, analyst.position_value(state, first), state, start)
 
 
 def _final_point(
@@ -331,17 +372,18 @@ def _final_point(
     state = record.state
     ply = len(record.plies)
     outcome = record.outcome()
-    if state.outcome() is not None or (outcome is not None and outcome.winner is None):
-        assert outcome is not None
-        win = 0.5 if outcome.winner is None else 1.0 if outcome.winner == first else 0.0
-        return Point(ply, win, (2 * win - 1) if analyst.chance else None)
+    start = record.states[0]
+    if state.outcome() is not None:
+        return analyst.point(ply, first, analyst.position_value(state, first), state, start)
+    if outcome is not None and outcome.winner is None:
+        return Point(ply, 0.5, 0.0 if analyst.chance else None)
     seen = Counter(seen)
     seen[state] += 1
     value = analyst.position_value(
         state, first, history=seen, moves_so_far=moves_so_far, repetition=record.repetition,
         turn_limit=record.turn_limit,
     ) if state.to_move != CHANCE else analyst.position_value(state, first)  # fmt: skip
-    return _point(ply, first, value, first)
+    return analyst.point(ply, first, value, state, start)
 
 
 def _summary(

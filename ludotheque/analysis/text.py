@@ -7,6 +7,11 @@ from .model import Analysis, Decision, MoveValue
 
 _TITLES = {"general": "Le Général et les rebelles", "backgammon": "Backgammon",
            "defiance": "Defiance and Domain"}  # fmt: skip
+_EQUITY_WORDS = {
+    "money": "equity per unit of the cube (cube decisions included)",
+    "match": "normalised equity (the chance to win the match as money equity, as GNU "
+    "Backgammon's mwc2eq; cube decisions included)",
+}
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders",
             "doubtful": "doubtful", "bad": "bad", "very-bad": "very bad"}  # fmt: skip
 
@@ -30,6 +35,8 @@ def render(analysis: Analysis, players: dict[str, str] | None = None) -> str:
         if d.label is not None and d.best:
             better = f"{d.best[0].move} {_value(d.best[0], equity)}"
             line += f"  -{_loss(d.loss, equity)}, better: {better}"
+            if d.cube_error is not None:
+                line += f" ({d.cube_error})"
         if roll is not None and roll.label is not None:
             line += f"  [{roll.roll}: {roll.label.replace('-', ' ')}, {roll.luck:+.3f}]"
         lines.append(line.rstrip())
@@ -49,8 +56,9 @@ def _heading(analysis: Analysis, players: dict[str, str]) -> str:
     title = _TITLES.get(analysis.game, analysis.game)
     who = ", ".join(f"{side}: {players[side]}" for side in analysis.sides if side in players)
     measure = (
-        "values are cubeless equity for the side that plays; marks by equity lost "
-        "(GNU Backgammon: ?! above 0.04, ? above 0.08, ?? above 0.16)"
+        f"values are {_EQUITY_WORDS.get(analysis.ruleset, 'cubeless equity')} for the side "
+        "that plays; marks by equity lost (GNU Backgammon: ?! above 0.04, ? above 0.08, ?? "
+        "above 0.16)"
         if analysis.measure == EQUITY
         else "values are the winning chance of the side that moves; marks by winning chance "
         "lost (?! from 5%, ? from 10%, ?? from 15%)"

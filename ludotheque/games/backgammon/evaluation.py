@@ -6,7 +6,9 @@ In ``money`` and ``match`` the value counts the cube (see ``equity``): a third o
 equity per cube in money play, 2 MWC - 1 from the chance to win the match in match play. A
 position before its roll may be doubled by the side on roll when the cube allows; a position
 with a double pending is worth the other side's better answer; a pending resignation, the
-better of accepting and playing on.
+better of accepting and playing on. ``measure_many`` gives the same values unclipped, in the
+ruleset's own measure (points, or the chance to win the match), with finished games worth
+what they score (``result_value``): what the analysis compares across cube levels.
 
 A position between turns belongs to the side about to roll; a position with the dice rolled
 belongs to the side that will play them (the dice themselves are not an input, as in the
@@ -70,6 +72,99 @@ def evaluate_many(states: Sequence[BackgammonState], side: str) -> list[float]:
             ctx = ctx.other()
         out[i] = float(equity.unit(ctx, value)[0])
     return out
+
+
+def measure_many(states: Sequence[BackgammonState], side: str) -> list[float]:
+    """The value of each state for ``side`` in its ruleset's measure, unclipped (what the
+    analysis compares): points in ``money`` (the cube's value, gammons and the cube's access
+    counted), the chance to win the match in ``match``, 2p - 1 in the cubeless rulesets. A
+    finished game is worth its result (``result_value``); the opening, before its roll, is
+    even: 0 points, or the match equity table's chance at the score."""
+    out = [0.0] * len(states)
+    index: list[int] = []
+    for i, s in enumerate(states):
+        if s.outcome() is not None:
+            out[i] = result_value(s, side)
+        elif s.side is None:
+            out[i] = _opening_value(s, side)
+        else:
+            index.append(i)
+    if not index:
+        return out
+    batch = [states[i] for i in index]
+    on_roll, other = roller_counts(batch)
+    chances = chances_of_counts(on_roll, other)
+    if batch[0].stakes is None:
+        for k, (i, state) in enumerate(zip(index, batch, strict=True)):
+            sign = 1.0 if state.side == side else -1.0
+            out[i] = sign * (2 * float(chances[k, 0]) - 1)
+        return out
+    x = cube_efficiency(on_roll, other)
+    # the value depends on the state only through its stakes, the side on roll and whether
+    # the dice are rolled: each such group is valued in one call
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for k, state in enumerate(batch):
+        groups.setdefault((state.stakes, state.side, state.dice is None), []).append(k)
+    for rows in groups.values():
+        first = batch[rows[0]]
+        value, ctx = stake_value(first, chances[rows], x[rows])
+        if first.side != side:
+            value = equity.opposite(ctx)(value)
+        for k, v in zip(rows, value.tolist(), strict=True):
+            out[index[k]] = float(v)
+    return out
+
+
+def result_value(state: BackgammonState, side: str) -> float:
+    """What a finished game is worth to ``side`` in its ruleset's measure: the points won
+    (positive) or lost in ``money``; in ``match`` the chance to win the match at the score
+    after it (1 or 0 once the match is won); +1 or -1 in the cubeless rulesets."""
+    outcome = state.outcome()
+    assert outcome is not None
+    won = outcome.winner == side
+    stakes = state.stakes
+    if stakes is None or outcome.winner is None:
+        return 0.0 if outcome.winner is None else 1.0 if won else -1.0
+    points = state.points()
+    assert points is not None
+    if not stakes.length:
+        return float(points if won else -points)
+    ctx = equity.Context.of(stakes, SIDES.index(side))
+    ax, ao = ctx.away
+    post = ctx.crawford or ctx.post  # after this game
+    return equity.mwc(ax - points, ao, post) if won else equity.mwc(ax, ao - points, post)
+
+
+def single_game(state: BackgammonState, side: str) -> tuple[float, float]:
+    """What winning and losing a single game at the cube's present value would be worth to
+    ``side``, in the ruleset's measure: ``(cube, -cube)`` points in ``money``, the chances to
+    win the match after either in ``match``, ``(1, -1)`` cubeless. GNU Backgammon's
+    normalised equity (EMG: equivalent to money game) maps these to +1 and -1: see
+    ``normalised``."""
+    stakes = state.stakes
+    if stakes is None:
+        return 1.0, -1.0
+    if not stakes.length:
+        return float(stakes.value), -float(stakes.value)
+    ctx = equity.Context.of(stakes, SIDES.index(side))
+    ax, ao = ctx.away
+    post = ctx.crawford or ctx.post
+    return equity.mwc(ax - ctx.cube, ao, post), equity.mwc(ax, ao - ctx.cube, post)
+
+
+def normalised(value: float, win: float, lose: float) -> float:
+    """A value in the measure as normalised equity (GNU Backgammon's ``mwc2eq``: +1 the value
+    of winning a single game at the present cube, -1 that of losing one): in money play the
+    points per unit of the cube, in match play (2 MWC - (W + L)) / (W - L)."""
+    return (2 * value - (win + lose)) / (win - lose)
+
+
+def _opening_value(state: BackgammonState, side: str) -> float:
+    stakes = state.stakes
+    if stakes is None or not stakes.length:
+        return 0.0
+    ctx = equity.Context.of(stakes, SIDES.index(side))
+    return equity.mwc(ctx.away[0], ctx.away[1], ctx.post)
 
 
 def stake_value(state: BackgammonState, p: Array, x: Array) -> tuple[Array, equity.Context]:
