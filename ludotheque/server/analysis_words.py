@@ -183,7 +183,7 @@ WORDS: dict[str, dict[str, str]] = {
         "luck.very-unlucky": "très malchanceux",
         "proof.rebels": "les rebelles gagnent en {n}",
         "proof.general": "le Général gagne en {n}",
-        "proof.imperium": "l’Empire gagne en {n}",
+        "proof.imperium": "l’Imperium gagne en {n}",
         "proof.white": "les Blancs gagnent en {n}",
         "proof.black": "les Noirs gagnent en {n}",
         "proof.draw": "nulle avec le meilleur jeu",

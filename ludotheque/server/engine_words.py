@@ -18,7 +18,7 @@ translated on the way:
 - ``{name:p}``: a phrase the engine built elsewhere (a help text, the reason a move fails) is
   itself translated from ``PARTS``;
 - ``{name:le}``, ``{name:de}``, ``{name:a}``: a side with its article (« les rebelles »,
-  « de l’Empire », « au général »); ``{name:result}``: « victoire des blancs » or « partie
+  « de l’Imperium », « au général »); ``{name:result}``: « victoire des blancs » or « partie
   nulle »; ``{name:point}``: a backgammon point (« la flèche 13 », « la barre »);
   ``{name:or}`` and ``{name:list}``: lists of such values, joined the French way.
 
@@ -589,7 +589,7 @@ PARTS: tuple[tuple[str, str], ...] = (
 
 _SIDES = ("rebels", "general", "white", "black", "imperium")
 _PLURAL = {"rebels", "white", "black"}
-_PROPER = {"imperium"}  # a name: it keeps its capital (« l’Empire »)
+_PROPER = {"imperium"}  # a name: it keeps its capital (« l’Imperium »)
 
 
 def _side_noun(side: str) -> str:
@@ -599,7 +599,7 @@ def _side_noun(side: str) -> str:
 
 def _with_article(side: str, form: str) -> str:
     """A side's name with its article: ``form`` is ``le`` (« les blancs »), ``de`` (« du
-    général ») or ``a`` (« à l’Empire »)."""
+    général ») or ``a`` (« à l’Imperium »)."""
     noun = _side_noun(side)
     if side in _PLURAL:
         article = {"le": "les ", "de": "des ", "a": "aux "}[form]

@@ -32,6 +32,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "side.white": "White",
         "side.black": "Black",
         "side.imperium": "Imperium",
+        "punct.colon": ": ",  # between a label and its value ("Pips: …")
         "home.game": "Game",
         "home.ruleset": "Rules",
         "home.mode": "How to play",
@@ -211,13 +212,14 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "blurb.backgammon": "Le backgammon de la ludothèque : cinq pions au plus sur une flèche.",
         "blurb.defiance": (
-            "Les rebelles tissent un réseau de cellules ; l’Empire traque leur commandement."
+            "Les rebelles tissent un réseau de cellules ; l’Imperium traque leur commandement."
         ),
         "side.rebels": "Rebelles",
         "side.general": "Général",
         "side.white": "Blancs",
         "side.black": "Noirs",
-        "side.imperium": "Empire",
+        "side.imperium": "Imperium",
+        "punct.colon": "\u202f: ",  # French: a narrow no-break space before the colon
         "home.game": "Jeu",
         "home.ruleset": "Règles",
         "home.mode": "Comment jouer",
@@ -241,7 +243,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "play.to_move": "Aux {side} de jouer",
         # the sides are not all plural: one sentence for each where the article differs
         "play.to_move.general": "Au Général de jouer",
-        "play.to_move.imperium": "À l'Imperium de jouer",
+        "play.to_move.imperium": "À l’Imperium de jouer",
         "play.you_are": "Vous jouez les {side}",
         "play.you_both": "Vous jouez les deux camps",
         "play.watching": "Vous regardez la partie",
@@ -275,8 +277,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "play.next": "Avancer",
         "play.last": "Maintenant",
         "play.viewing": "Coup {n} sur {total}",
-        "play.captured": "Rebelles pris : {n}",
-        "play.flight": "Envol : {state}",
+        "play.captured": "Rebelles pris\u202f: {n}",
+        "play.flight": "Envol\u202f: {state}",
         "play.flight.yes": "disponible",
         "play.flight.no": "utilisé",
         "play.choose_pair": "Quelle paire le général prend-il ?",
@@ -329,8 +331,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "La course aux dés, avec la limite de cinq pions par flèche de la ludothèque."
         ),
         "rules.index.defiance": (
-            "Les rebelles bâtissent un réseau dans le domaine de l’Empire ; "
-            "l’Empire chasse leur commandement."
+            "Les rebelles bâtissent un réseau dans le domaine de l’Imperium ; "
+            "l’Imperium chasse leur commandement."
         ),
         "error.title": "Un problème est survenu",
         "point": "point {name}",

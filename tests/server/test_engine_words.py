@@ -207,7 +207,7 @@ def test_the_french_is_typeset_the_french_way() -> None:
 
 def test_sides_reasons_and_values_take_the_pages_french() -> None:
     assert french("the game is over (imperium won: command-captured)") == (
-        f"la partie est finie (victoire de l’Empire{NNBSP}: le commandement rebelle est pris)"
+        f"la partie est finie (victoire de l’Imperium{NNBSP}: le commandement rebelle est pris)"
     )
     assert french("the game is over (general won: twelve-captured)") == (
         f"la partie est finie (victoire du général{NNBSP}: douze rebelles pris)"

@@ -45,5 +45,33 @@ def test_every_side_to_move_reads_well_in_french() -> None:
 
     fr = TEXTS["fr"]
     assert fr["play.to_move.general"] == "Au Général de jouer"
-    assert fr["play.to_move.imperium"].startswith("À l'Imperium")
+    assert fr["play.to_move.imperium"] == "À l’Imperium de jouer"
     assert fr["play.to_move"].format(side=fr["side.rebels"]) == "Aux Rebelles de jouer"
+
+
+def test_french_names_the_imperium_one_way() -> None:
+    """The rules' name, "the Imperium" (there is no French rulebook of Defiance): « l’Imperium »
+    on the status line, in the archive, the reserve line, the analysis, the refusals and the
+    rules page alike, never « l’Empire »."""
+    from pathlib import Path
+
+    from ludotheque.server.analysis_words import WORDS
+    from ludotheque.server.engine_words import MESSAGES, PARTS
+    from ludotheque.server.i18n import TEXTS
+
+    assert TEXTS["fr"]["side.imperium"] == "Imperium"
+    rules = Path(__file__).parents[2] / "ludotheque/server/templates/rules/defiance.fr.html"
+    french = [
+        *TEXTS["fr"].values(), *WORDS["fr"].values(), *(fr for _, fr in MESSAGES),
+        *(fr for _, fr in PARTS), rules.read_text(encoding="utf-8"),
+    ]  # fmt: skip
+    assert not [text for text in french if "empire" in text.lower()]
+    assert "l’<strong>Imperium</strong>" in french[-1]
+
+
+def test_french_labels_take_a_narrow_space_before_the_colon() -> None:
+    from ludotheque.server.i18n import TEXTS
+
+    assert TEXTS["fr"]["punct.colon"] == "\u202f: " and TEXTS["en"]["punct.colon"] == ": "
+    assert TEXTS["fr"]["play.captured"].format(n=3) == "Rebelles pris\u202f: 3"
+    assert TEXTS["fr"]["play.flight"].startswith("Envol\u202f: ")

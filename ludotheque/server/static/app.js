@@ -456,7 +456,7 @@ function renderMoves(plies) {
         button.textContent = label.text;
         const full = boardModule.historyText ? boardModule.historyText(entry, t) : entry.text;
         const who = entry.side && entry.side !== "chance" ? sideName(entry.side) : "";
-        button.title = label.title || (who ? `${who}: ${full}` : full);
+        button.title = label.title || (who ? `${who}${t("punct.colon")}${full}` : full);
         button.addEventListener("click", () => {
           view = ply === snap.history.length && mode !== "archive" ? null : ply;
           render();
@@ -574,10 +574,10 @@ $("copy-position").addEventListener("click", async () => {
   const text = positionAt(shownPlies());
   try {
     await navigator.clipboard.writeText(text);
-    say(`${t("play.position")}: ${text}`);
   } catch {
-    say(`${t("play.position")}: ${text}`);
+    // no clipboard here: the position is shown all the same
   }
+  say(`${t("play.position")}${t("punct.colon")}${text}`);
 });
 
 connect();

@@ -438,7 +438,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       g.classList.toggle("source", Boolean(moverHere));
       g.classList.toggle("takeback", back);
       const label = bottomCount ? `${bottomCount} ${t("side." + bottom)}` : topCount ? `${topCount} ${t("side." + top)}` : t("bg.empty");
-      const words = [`${t("bg.point", { n: p })}: ${label}`];
+      const words = [`${t("bg.point", { n: p })}${t("punct.colon")}${label}`];
       if (moverHere) words.push(t("board.can_move"));
       if (target) words.push(t("board.target"));
       if (back) words.push(t("bg.take_back"));
@@ -975,8 +975,8 @@ export function describe(snap, position, t) {
   const pips = (counts) => counts.reduce((sum, n, p) => sum + n * p, 0);
   const parts = [
     h("p", { className: "pips-line", data: { pipsWhite: String(pips(pos.white)), pipsBlack: String(pips(pos.black)) } },
-      `${t("bg.pips")}: ${t("side.white")} ${pips(pos.white)} · ${t("side.black")} ${pips(pos.black)}`),  // prettier-ignore
-    h("p", {}, `${t("side.white")}: ${pos.white[0]} ${t("bg.borne")} · ${t("side.black")}: ${pos.black[0]} ${t("bg.borne")}`),
+      `${t("bg.pips")}${t("punct.colon")}${t("side.white")} ${pips(pos.white)} · ${t("side.black")} ${pips(pos.black)}`),  // prettier-ignore
+    h("p", {}, `${t("side.white")}${t("punct.colon")}${pos.white[0]} ${t("bg.borne")} · ${t("side.black")}${t("punct.colon")}${pos.black[0]} ${t("bg.borne")}`),  // prettier-ignore
   ];
   if (snap.extra.cap) parts.push(h("p", { className: "cap-note" }, t("bg.cap", { n: snap.extra.cap })));
   if (pos.stakes) {

@@ -355,7 +355,7 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
         }
         const actionable = interactive && stage === "idle" && (placeable.has(name) || rotatable.has(name));
         g.classList.toggle("actionable", actionable);
-        const words = [c ? `${name}: ${t(`side.${c.side}`)} ${c.dir}` : name];
+        const words = [c ? `${name}${t("punct.colon")}${t(`side.${c.side}`)} ${c.dir}` : name];
         if (dead.has(name)) words.push(t("dd.dead_short"));
         if (actionable) words.push(t("dd.can_play"));
         if (name === cell) words.push(t("dd.chosen"));
@@ -408,7 +408,7 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
           el("circle", { cx: cx + 11, cy: cy - 11, r: 8 }, b);
           el("text", { x: cx + 11, y: cy - 11, "text-anchor": "middle", "dominant-baseline": "central", transform: upright(cx + 11, cy - 11) }, b, String(gains.size));
         }
-        const words = [here.length ? `${name}: ${here.map((c) => t(`dd.cmd.${c.side}`)).join(", ")}` : key ? `${name}: ${t("dd.key_point")}` : name];
+        const words = [here.length ? `${name}${t("punct.colon")}${here.map((c) => t(`dd.cmd.${c.side}`)).join(", ")}` : key ? `${name}${t("punct.colon")}${t("dd.key_point")}` : name];
         if (gains) words.push(t("board.target"));
         if (gains && gains.size) words.push(t("dd.command_captures", { cells: [...gains].join(", ") }));
         if (movers.has(name) && !gains) words.push(t("board.can_move"));
@@ -579,10 +579,10 @@ export function describe(snap, position, t) {
   const names = ["(0,0)", "(1,0)", "(0,1)", "(1,1)"];
   const held = snap.extra.controlled.map((ps, i) =>
     h("li", { className: ps.length ? "held" : "", data: { sector: String(i) } },
-      `${t("dd.sector")} ${names[i]}: ${ps.length ? ps.join(" ") : "—"}`));  // prettier-ignore
+      `${t("dd.sector")} ${names[i]}${t("punct.colon")}${ps.length ? ps.join(" ") : "—"}`));  // prettier-ignore
   const count = snap.extra.controlled.filter((ps) => ps.length).length;
   return [
-    h("p", { className: "pools" }, `${t("dd.pools")}: ${t("side.rebels")} `,
+    h("p", { className: "pools" }, `${t("dd.pools")}${t("punct.colon")}${t("side.rebels")} `,
       h("strong", { data: { pool: "rebels" } }, String(pos.pools.rebels)), ` · ${t("side.imperium")} `,
       h("strong", { data: { pool: "imperium" } }, String(pos.pools.imperium))),  // prettier-ignore
     h("p", { className: "progress", data: { sectors: String(count) } }, t("dd.progress", { n: count })),
