@@ -61,8 +61,7 @@ def pages(server: Server) -> dict[str, tuple[str, str | None]]:
         "error": ("/watch/no-such-game", None),
         "archive": ("/archive", None),
     }
-    for game in ("general", "backgammon", "defiance"):
-        found[f"rules {game}"] = (f"/rules/{game}", None)
+    for game in ("general", "backgammon", "defiance"):  # (the rules pages: see below)
         local = api(server, "/api/games", {"game": game})
         found[f"{game} local"] = (local["seats"]["both"], BOARD)
         computer = api(server, "/api/games", {"game": game, "mode": "computer", "level": "easy"})
@@ -104,6 +103,29 @@ def test_axe_finds_nothing_new(
               for v in axe(page)]  # fmt: skip
     page.goto(server.url + "/archive")
     shot(page, f"a11y-archive-{lang}-{size}")
+    new = [line for line in found if tuple(line.split("|")[:2]) not in KNOWN]
+    assert not new, "new axe violations (page|rule|impact|help|nodes):\n" + "\n".join(new)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+RULES = {"rules": "/rules", **{f"rules-{game}": f"/rules/{game}" for game in
+                               ("general", "backgammon", "defiance")}}  # fmt: skip
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_rules_pages_pass_axe(
+    server: Server, new_page: Callable[..., Page], lang: str, size: str
+) -> None:
+    """The rules index and each game's rules, with their diagrams, looked at and checked."""
+    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+    found: list[str] = []
+    for where, address in RULES.items():
+        found += check(page, server, where, address, None)
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        shot(page, f"a11y-{where}-{lang}-{size}")
     new = [line for line in found if tuple(line.split("|")[:2]) not in KNOWN]
     assert not new, "new axe violations (page|rule|impact|help|nodes):\n" + "\n".join(new)
     assert not page.errors  # type: ignore[attr-defined]
