@@ -47,10 +47,11 @@ def _general() -> dict[str, Level]:
             "alpha-beta, two plies, one move in five misjudged; the rebels refusing draws",
         ),
         "hard": Level(
-            # Four plies take ~0.2 s for the rebels and ~0.1 s for the general; the clock only
-            # guards slow machines. A fixed depth plays the same moves for the same seed on any
-            # machine (a 1.5-second clock reached 4 plies for the rebels, 5 for the general, and
-            # scored about the same against medium in trial matches).
+            # Four plies take ~0.04 s a move (measured with bench/think.py: a median of about
+            # 0.05 s for the rebels, 0.02 s for the general); the clock only guards slow
+            # machines. A fixed depth plays the same moves for the same seed on any machine (a
+            # 1.5-second clock reached 4 plies for the rebels, 5 for the general, and scored
+            # about the same against medium in trial matches).
             # The rebels are the stronger side under our rules: as the rebels, hard refuses
             # repetition draws; as the general it values a draw at zero, as medium does.
             lambda s: AlphaBetaAgent(
