@@ -144,36 +144,58 @@ def test_an_illegal_action_is_refused() -> None:
     assert state.history() == []
 
 
-# whole games, the longer rulesets cut short by their turn limit (then a draw)
+# (game, ruleset, seat of the MCTS bot, simulations, max_turns, seed): whole games, played to
+# their natural end (the rules': a win, a dropped double, the end of a whole 7-point match), in
+# every game and ruleset, with the MCTS bot in either seat; None keeps the ruleset's own turn
+# limit, which these games never reach. A Defiance game costs far more (each simulation's
+# rollout plays up to 400 random turns of tens of microseconds: a whole game takes 2 to 37 s by
+# seed), so its seeds are among the first few that end in a short game, and on 10 x 10 the
+# MCTS bot plays its second seat in a game cut at a turn limit.
 MATCHES = [
-    ("general", {"max_turns": 200}, 8),
-    ("backgammon", {"ruleset": "seed", "max_turns": 30}, 5),
-    ("backgammon", {"ruleset": "money", "max_turns": 30}, 5),
-    ("defiance", {"ruleset": "8x8", "max_turns": 16}, 5),
-    ("defiance", {"ruleset": "10x10", "max_turns": 8}, 4),
-]
+    ("general", "default", 0, 4, None, 11),
+    ("general", "default", 1, 4, None, 11),
+    *[("backgammon", r, seat, 2, None, 11) for r in ("seed", "standard", "money", "match")
+      for seat in (0, 1)],
+    ("defiance", "8x8", 0, 2, None, 0),  # 90 turns: the Imperium captures a Command
+    ("defiance", "8x8", 1, 2, None, 2),  # 20 turns
+    ("defiance", "10x10", 0, 2, None, 3),  # 96 turns
+    ("defiance", "10x10", 1, 4, 8, 11),  # cut at 8 turns (a draw)
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("game", "params", "simulations"), MATCHES)
+@pytest.mark.parametrize(("game", "ruleset", "seat", "simulations", "max_turns", "seed"), MATCHES)
 def test_openspiel_mcts_plays_whole_games_against_random(
-    game: str, params: dict[str, Any], simulations: int
+    game: str, ruleset: str, seat: int, simulations: int, max_turns: int | None, seed: int
 ) -> None:
-    if params.get("ruleset", "default") not in ludotheque.available_games()[game] + ("default",):
-        pytest.skip(f"no ruleset {params['ruleset']} here")
+    if ruleset not in ludotheque.available_games()[game]:
+        pytest.skip(f"no ruleset {ruleset} here")
+    params: dict[str, Any] = {"ruleset": ruleset}
+    if max_turns is not None:
+        params["max_turns"] = max_turns
     loaded = pyspiel.load_game(f"ludotheque_{game}", params)
-    rng = np.random.RandomState(11)
-    for seat in (0, 1):
-        searcher = mcts.MCTSBot(
-            loaded,
-            uct_c=2.0,
-            max_simulations=simulations,
-            evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
-            random_state=rng,
-        )
-        opponent = uniform_random.UniformRandomBot(1 - seat, rng)
-        bots = [searcher, opponent] if seat == 0 else [opponent, searcher]
-        returns = evaluate_bots.evaluate_bots(loaded.new_initial_state(), bots, rng)
-        assert returns[0] == -returns[1] and abs(returns[0]) <= loaded.max_utility()
+    rng = np.random.RandomState(seed)
+    searcher = mcts.MCTSBot(
+        loaded,
+        uct_c=2.0,
+        max_simulations=simulations,
+        evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
+        random_state=rng,
+    )
+    opponent = uniform_random.UniformRandomBot(1 - seat, rng)
+    bots = [searcher, opponent] if seat == 0 else [opponent, searcher]
+    state = loaded.new_initial_state()
+    returns = evaluate_bots.evaluate_bots(state, bots, rng)
+    assert state.is_terminal() and returns == state.returns()
+    assert returns[0] == -returns[1] and abs(returns[0]) <= loaded.max_utility()
+    node = state.node
+    if max_turns is not None:
+        assert node.turns <= max_turns
+        return
+    # the rules ended it (a win here), not the frameworks' turn limit
+    assert not node.truncated and node.state.outcome() is not None and returns[0] != 0
+    if ruleset == "match":  # the whole match: the winner reached its length (7 points)
+        stakes: Any = node.state.stakes  # type: ignore[attr-defined]
+        assert stakes.length == 7 and node.state.next_game() is None  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("game", "ruleset"), RULESETS)
