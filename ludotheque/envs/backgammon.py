@@ -68,6 +68,8 @@ import numpy as np
 
 from ..core import Game, IllegalMove, State
 from ..games.backgammon.moves import Play
+from ..games.backgammon.rules import SIDES
+from ..games.backgammon.rules import _make as _make_state
 from . import fast
 from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action, _cumulative
 
@@ -168,6 +170,7 @@ class BackgammonEncoding(Encoding):
 
     def __init__(self, game: Game, max_turns: int | None = None) -> None:
         start: Any = game.start()
+        assert tuple(game.sides) == SIDES  # players are the engine's side numbers
         stakes = getattr(start, "stakes", None)
         self.cube = stakes is not None
         self.match = bool(stakes is not None and stakes.length)
@@ -229,7 +232,7 @@ class BackgammonEncoding(Encoding):
                 step, left = what
                 done = node.pending.done
                 if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
-                    return self._turn_done(node, node.state.play(left[0]))
+                    return self._turn_done(node, _played(node.state, left[0]))
                 pending = _turn((tuple(left), (*done, step)))
                 return Node(node.state, pending, node.turns, (), None, None, False, player)
             return self._apply_decision(node, action, what)
@@ -241,16 +244,18 @@ class BackgammonEncoding(Encoding):
         if action >= CUBE:
             return self._after_chance(node, node.state.play(what))  # not a turn
         if action == PASS:
-            return self._turn_done(node, node.state.play(what))
+            return self._turn_done(node, _played(node.state, what))
         step, left = what
         done = node.pending.done
         if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
-            return self._turn_done(node, node.state.play(left[0]))
+            return self._turn_done(node, _played(node.state, left[0]))
         return self._mid_turn(node, _turn((tuple(left), (*done, step))))
 
     def _turn_done(self, node: Node, state: State) -> Node:
         turns = node.turns + 1
         if turns < self.max_turns and state.outcome() is None:
+            if state._stakes is None:  # type: ignore[attr-defined]  # no cube: the roll next
+                return Node(state, None, turns, (), None, None, False, CHANCE_PLAYER)
             return self._going_on(state, turns)
         return self._node(state, turns, (), None)
 
@@ -313,7 +318,19 @@ class BackgammonEncoding(Encoding):
         chosen = self._chance(node)[1].get(outcome)
         if chosen is None:
             raise IllegalMove(f"chance outcome {outcome!r} cannot happen here")
-        return self._after_chance(node, node.state.play(chosen))
+        state: Any = node.state
+        side = state._side
+        if side < 0:  # the opening roll: the engine decides who starts
+            return self._after_chance(node, state.play(chosen))
+        # a roll of the side on turn, as the engine's play(roll) makes it (its checks aside: the
+        # roll is one of this node's): the roll to play, a "roll" decision of the cube settled;
+        # the game goes on (a roll ends nothing) with that side to play its roll
+        stakes = state._stakes
+        if stakes is not None and stakes.pending:
+            stakes = stakes._replace(pending=0)
+        rolled = _make_state(state._game, state._white, state._black, side, chosen, stakes)
+        pending = _turn((tuple(rolled.legal_moves()), ()))
+        return Node(rolled, pending, node.turns, (), None, None, False, side)
 
     def chance_text(self, node: Node, outcome: int) -> str:
         chosen = self._chance(node)[1].get(outcome) if node.is_chance else None
@@ -410,6 +427,12 @@ class BackgammonEncoding(Encoding):
             p: [(s - 1) * 6 + (d - 1) for s, _, d, _ in p.raw[k:]] if p.raw else [PASS]
             for p in plays
         }
+
+
+def _played(state: Any, play: Play) -> State:
+    """``state.play(play)`` for one of ``state.legal_moves()`` (the only plays the encoding
+    offers), without the engine's checks of a move from outside: the state after it."""
+    return state._after(play.mover_after, play.opponent_after)  # type: ignore[no-any-return]
 
 
 def _place(place: int) -> str:

@@ -168,6 +168,49 @@ def test_backgammon_actions_and_observations(ruleset: str, seed: int) -> None:
         assert (enc.action_mask(node) == _mask_of(enc, legal)).all()
 
 
+@pytest.mark.parametrize("ruleset", ["seed", "standard", "money", "match"])
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_backgammon_steps_are_the_engines(ruleset: str, seed: int) -> None:
+    """The encoding's step plays rolls, cube decisions and whole plays as the engine's
+    ``play()`` does (the same states; a match goes on to its next game), counts the plays as
+    turns, and gives the node the engine's player to move and its legal plays."""
+    enc: Any = encoding("backgammon", ruleset, max_turns=80)
+    rng = random.Random(seed)
+    node = enc.initial()
+    for _ in range(400):
+        if node.is_terminal:
+            break
+        state: Any = node.state
+        if node.is_chance:
+            outcomes = enc.chance_outcomes(node)
+            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            after = enc.apply(node, action)
+            expected, turns = state.play(enc.chance_text(node, action)), node.turns
+        else:
+            action = rng.choice(enc.legal_actions(node))
+            after = enc.apply(node, action)
+            if after.state is state and after.pending is not None and after.pending.done:
+                assert after.player == node.player  # a checker moved, the turn goes on
+                assert len(after.pending.done) == len(node.pending.done) + 1
+                node = after
+                continue
+            (move,) = [m for m, plan in enc.turn_plans(node).items() if plan == [action]]
+            expected, turns = state.play(move), node.turns + (type(move).__name__ == "Play")
+        if expected.outcome() is not None and ruleset == "match":
+            expected = expected.next_game() or expected
+        assert after.state == expected and after.turns == turns
+        if after.outcome is None:
+            to_move = expected.to_move
+            assert after.player == (-1 if to_move == "chance" else enc.sides.index(to_move))
+            if after.player >= 0:
+                assert after.pending.plays == tuple(expected.legal_moves())
+                assert not after.pending.done
+        else:
+            assert after.truncated or expected.outcome() is not None
+        node = after
+
+
 def _plain_defiance_observation(enc: Any, node: Node, player: int) -> Any:
     """The Defiance observation as it was first written: counter by counter, from the board
     (``board``: ``state.counters()`` with the action of the turn made)."""
