@@ -46,3 +46,14 @@ def test_serve_plays_the_computer_and_stops_cleanly(tmp_path: Path) -> None:
     # uvicorn shuts down, then re-raises the SIGTERM it caught: -15 is a clean stop
     assert process.returncode in (0, -15), text
     assert "leaked" not in text and "Traceback" not in text, text
+
+
+def test_serve_help_explains_host_and_port() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ludotheque", "serve", "--help"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "100"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())  # argparse wraps its lines
+    assert "--host HOST the address to listen on (default 127.0.0.1" in text, text
+    assert "--port PORT the port (default 8000)" in text, text
