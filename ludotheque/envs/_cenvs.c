@@ -1,16 +1,16 @@
 /* The optional compiled helpers of the encodings (issue 20, item 5): the few loops that run
  * once per decision over a list of the engine's moves, where Python's cost per item is more
- * than the engine's own work, and the General's whole step on packed positions. fast.py and
- * envs/general.py hold the same functions in Python (the references and the fallbacks, which
- * the tests check against these); built at install like the games' cores (hatch_build.py),
- * ignored with LUDOTHEQUE_PURE_PYTHON=1.
+ * than the engine's own work, the General's whole step on packed positions, and backgammon's
+ * observation. fast.py, envs/general.py and envs/backgammon.py hold the same functions in Python
+ * (the references and the fallbacks, which the tests check against these); built at install
+ * like the games' cores (hatch_build.py), ignored with LUDOTHEQUE_PURE_PYTHON=1.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-#define VERSION 2
+#define VERSION 3
 #define CHECKER_ACTIONS 150 /* backgammon: (src - 1) * 6 + (die - 1), src 1-25, die 1-6 */
 
 /* group(plays, k) -> (actions ascending, {action: (step, [plays])}): backgammon's plays by
@@ -516,6 +516,144 @@ static PyObject *general_observe(PyObject *self, PyObject *const *args, Py_ssize
     Py_RETURN_NONE;
 }
 
+/* ---- backgammon: the observation (envs/backgammon.py) ------------------------------------
+ *
+ * Boards are the engine's packed integers (games/backgammon/board.py): four bits per place, 0
+ * borne off, 1-24 the points, 25 the bar, each side in its own view.
+ */
+typedef unsigned __int128 u128;
+#define BG_SIZE 215
+#define BG_BAR 192
+#define BG_DICE 196
+#define BG_TURN 202
+#define BG_CAP 204
+#define BG_NIBBLE(b, p) ((int)(((b) >> ((p) << 2)) & 15))
+#define BG_ONE(p) (((u128)1) << ((p) << 2))
+
+static int bg_board(PyObject *obj, u128 *out) {
+    unsigned char buf[16];
+    if (!PyLong_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "a board is an int");
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t size = PyLong_AsNativeBytes(
+        obj, buf, 16,
+        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+            Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (size < 0) return -1;
+    if (size > 16) {
+        PyErr_SetString(PyExc_ValueError, "not a packed board");
+        return -1;
+    }
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)obj, buf, 16, 1, 0) < 0) return -1;
+#endif
+    u128 v = 0;
+    for (int i = 15; i >= 0; i--) v = (v << 8) | buf[i];
+    if (v >> 104) {
+        PyErr_SetString(PyExc_ValueError, "not a packed board");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static inline float bg_units(int n, int k) { /* the four numbers of n checkers (_UNITS) */
+    if (k < 3) return n > k ? 1.0f : 0.0f;
+    return n <= 3 ? 0.0f : n >= 15 ? 1.0f : (float)((double)(n - 3) / 12);
+}
+
+/* backgammon_observe(out, own, opp, done, observer_moves, high, low, turn, cap): the numbers
+ * 0-204 of envs/backgammon.py's observation (``observe_py``, the reference) written into
+ * ``out``, a C-contiguous float32 array of 215, and 205-214 (the cube's) set to 0. ``own`` and
+ * ``opp`` are the observer's and the opponent's packed boards at the start of the turn;
+ * ``done`` the single moves made so far, (src, dst, die, hit) each, by the observer when
+ * ``observer_moves`` else by the opponent; ``high``, ``low`` the roll being played (0, 0 when
+ * none is: no dice left); ``turn`` 1 when the observer is to move, 2 the opponent, 0 nobody;
+ * ``cap`` the seed's five-checker cap. */
+static PyObject *backgammon_observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError,
+                        "backgammon_observe(out, own, opp, done, observer_moves, high, low, turn, "
+                        "cap)");
+        return NULL;
+    }
+    u128 boards[2];
+    if (bg_board(args[1], &boards[0]) < 0 || bg_board(args[2], &boards[1]) < 0) return NULL;
+    int observer_moves = PyObject_IsTrue(args[4]);
+    if (observer_moves < 0) return NULL;
+    long high = PyLong_AsLong(args[5]), low = PyLong_AsLong(args[6]);
+    long turn = PyLong_AsLong(args[7]);
+    int cap = PyObject_IsTrue(args[8]);
+    if (PyErr_Occurred() || cap < 0) return NULL;
+    if (high < 0 || high > 6 || low < 0 || low > high || (high == 0) != (low == 0) || turn < 0 ||
+        turn > 2) {
+        PyErr_SetString(PyExc_ValueError, "dice 0-6 (high first, 0 0: none), turn 0-2");
+        return NULL;
+    }
+    int left[7] = {0};
+    if (high) {
+        if (high == low) left[high] = 4;
+        else left[high] = left[low] = 1;
+    }
+    if (!PyTuple_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "done is a tuple of single moves");
+        return NULL;
+    }
+    u128 *me = &boards[observer_moves ? 0 : 1], *them = &boards[observer_moves ? 1 : 0];
+    Py_ssize_t ndone = PyTuple_GET_SIZE(args[3]);
+    for (Py_ssize_t i = 0; i < ndone; i++) {
+        PyObject *step = PyTuple_GET_ITEM(args[3], i);
+        if (!PyTuple_Check(step) || PyTuple_GET_SIZE(step) != 4) {
+            PyErr_SetString(PyExc_ValueError, "a single move is (src, dst, die, hit)");
+            return NULL;
+        }
+        long src = PyLong_AsLong(PyTuple_GET_ITEM(step, 0));
+        long dst = PyLong_AsLong(PyTuple_GET_ITEM(step, 1));
+        long die = PyLong_AsLong(PyTuple_GET_ITEM(step, 2));
+        int hit = PyObject_IsTrue(PyTuple_GET_ITEM(step, 3));
+        if (PyErr_Occurred() || hit < 0) return NULL;
+        if (src < 1 || src > 25 || dst < 0 || dst > 24 || die < 1 || die > 6 || !left[die] ||
+            BG_NIBBLE(*me, src) == 0 || BG_NIBBLE(*me, dst) == 15 ||
+            (hit && (dst == 0 || BG_NIBBLE(*them, 25 - dst) == 0))) {
+            PyErr_SetString(PyExc_ValueError, "a single move that cannot be made here");
+            return NULL;
+        }
+        left[die]--;
+        *me = *me - BG_ONE(src) + BG_ONE(dst);
+        if (hit) *them = *them - BG_ONE(25 - dst) + BG_ONE(25);
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (view.len != BG_SIZE * (Py_ssize_t)sizeof(float) || view.itemsize != 4 ||
+        view.format == NULL || strcmp(view.format, "f") != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "out is a float32 array of 215");
+        return NULL;
+    }
+    float *f = (float *)view.buf;
+    u128 own = boards[0], opp = boards[1];
+    for (int p = 1; p <= 24; p++) {
+        int a = BG_NIBBLE(own, p), b = BG_NIBBLE(opp, 25 - p); /* both on the observer's p */
+        for (int k = 0; k < 4; k++) {
+            f[4 * (p - 1) + k] = bg_units(a, k);
+            f[96 + 4 * (p - 1) + k] = bg_units(b, k);
+        }
+    }
+    for (int i = BG_BAR; i < BG_SIZE; i++) f[i] = 0.0f;
+    f[BG_BAR] = (float)((double)BG_NIBBLE(own, 25) / 15);
+    f[BG_BAR + 1] = (float)((double)BG_NIBBLE(opp, 25) / 15);
+    f[BG_BAR + 2] = (float)((double)BG_NIBBLE(own, 0) / 15);
+    f[BG_BAR + 3] = (float)((double)BG_NIBBLE(opp, 0) / 15);
+    for (int d = 1; d <= 6; d++) f[BG_DICE + d - 1] = 0.25f * (float)left[d];
+    if (turn) f[BG_TURN + turn - 1] = 1.0f;
+    if (cap) f[BG_CAP] = 1.0f;
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"group", (PyCFunction)(void (*)(void))group, METH_FASTCALL,
      "group(plays, k): backgammon's plays by their k-th single move, by action"},
@@ -532,6 +670,9 @@ static PyMethodDef methods[] = {
      "general_step(key, action, keys): the General's next position, its legal actions, the "
      "positions since the last irreversible move and the count of the next one; None when "
      "the action is not legal"},
+    {"backgammon_observe", (PyCFunction)(void (*)(void))backgammon_observe, METH_FASTCALL,
+     "backgammon_observe(out, own, opp, done, observer_moves, high, low, turn, cap): "
+     "backgammon's observation but the cube's numbers"},
     {NULL, NULL, 0, NULL},
 };
 

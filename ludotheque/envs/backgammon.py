@@ -353,7 +353,52 @@ class BackgammonEncoding(Encoding):
                     opp[25] += 1
         return boards
 
+    def observation(self, node: Node, player: int) -> Observation:
+        if fast.CORE is None:
+            return super().observation(node, player)
+        out = np.empty(SHAPE, np.float32)  # every number is written
+        self.observe(node, player, out)
+        return out
+
     def observe(self, node: Node, player: int, out: Observation) -> None:
+        """The observation (see the module docstring) written by the compiled helper, the
+        cube's numbers aside; ``observe_py`` without it (the reference)."""
+        core = fast.CORE
+        if core is None:
+            self.observe_py(node, player, out)
+            return
+        state: Any = node.state
+        # the engine's packed boards (four bits a place, each side in its own view); players
+        # are the engine's side numbers
+        white, black = state._white, state._black
+        side = state._side
+        turn = node.pending
+        dice = state.dice
+        if turn is None or dice is None:
+            done: tuple[Any, ...] = ()
+            high = low = 0
+        else:
+            done = turn.done
+            high, low = dice
+        to_move = 0 if side < 0 or node.outcome is not None else 1 if side == player else 2
+        core.backgammon_observe(
+            out,
+            white if player == 0 else black,
+            black if player == 0 else white,
+            done,
+            side == player,
+            high,
+            low,
+            to_move,
+            self.game.cap,  # type: ignore[attr-defined]
+        )
+        stakes = state._stakes
+        if stakes is not None:
+            out[_CUBE:] = self._cube_numbers(node, player, stakes)
+
+    def observe_py(self, node: Node, player: int, out: Observation) -> None:
+        """``observe`` in Python: the reference of the compiled helper's numbers, and the
+        fallback without it."""
         state: Any = node.state
         me, other = self.sides[player], self.sides[1 - player]
         boards = self.boards(node)
@@ -377,23 +422,29 @@ class BackgammonEncoding(Encoding):
             tail[_CAP - _BAR] = 1.0
         stakes = getattr(state, "stakes", None)
         if stakes is not None:
-            me_i = player
-            tail[_CUBE - _BAR] = min(1.0, math.log2(stakes.value) / 15)
-            if stakes.owner >= 0:
-                tail[(_OWN if stakes.owner == me_i else _OWN + 1) - _BAR] = 1.0
-            if stakes.pending == _DOUBLED_PENDING:
-                tail[_DOUBLED - _BAR] = 1.0
-            if node.outcome is None and state.may_double(me):
-                tail[_MAY - _BAR] = 1.0
-            if stakes.length:
-                tail[_SCORE - _BAR] = min(1.0, stakes.score[me_i] / stakes.length)
-                tail[_SCORE + 1 - _BAR] = min(1.0, stakes.score[1 - me_i] / stakes.length)
-                tail[_LENGTH - _BAR] = min(1.0, stakes.length / 25)
-            if stakes.crawford:
-                tail[_CRAWFORD - _BAR] = 1.0
-            if stakes.gammons_count():
-                tail[_GAMMONS - _BAR] = 1.0
+            tail[_CUBE - _BAR :] = self._cube_numbers(node, player, stakes)
         out[_BAR:] = tail
+
+    def _cube_numbers(self, node: Node, player: int, stakes: Any) -> list[float]:
+        """The observation's numbers from ``_CUBE`` on (the cube, the match) for ``player``."""
+        state: Any = node.state
+        numbers = [0.0] * (SHAPE[0] - _CUBE)
+        numbers[0] = min(1.0, math.log2(stakes.value) / 15)
+        if stakes.owner >= 0:
+            numbers[(_OWN if stakes.owner == player else _OWN + 1) - _CUBE] = 1.0
+        if stakes.pending == _DOUBLED_PENDING:
+            numbers[_DOUBLED - _CUBE] = 1.0
+        if node.outcome is None and state.may_double(self.sides[player]):
+            numbers[_MAY - _CUBE] = 1.0
+        if stakes.length:
+            numbers[_SCORE - _CUBE] = min(1.0, stakes.score[player] / stakes.length)
+            numbers[_SCORE + 1 - _CUBE] = min(1.0, stakes.score[1 - player] / stakes.length)
+            numbers[_LENGTH - _CUBE] = min(1.0, stakes.length / 25)
+        if stakes.crawford:
+            numbers[_CRAWFORD - _CUBE] = 1.0
+        if stakes.gammons_count():
+            numbers[_GAMMONS - _CUBE] = 1.0
+        return numbers
 
     def action_text(self, node: Node, action: int) -> str:
         what = self.what(node, action)

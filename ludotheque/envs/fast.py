@@ -9,7 +9,8 @@ the pure Python below, which is the reference (the tests check that both agree).
 
 The helper also holds the General's whole step on packed positions (``general_setup``,
 ``general_legal``, ``general_step``, ``general_observe``), whose references are in
-``envs/general.py``.
+``envs/general.py``, and backgammon's observation (``backgammon_observe``), whose reference is
+``BackgammonEncoding.observe_py`` in ``envs/backgammon.py``.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def mask_py(actions: Sequence[int], size: int) -> bytearray:
 group: Callable[[Sequence[Any], int], Groups] = group_py
 mask: Callable[[Sequence[int], int], bytearray] = mask_py
 
-CORE = compiled("ludotheque.envs._cenvs", 2)
+CORE = compiled("ludotheque.envs._cenvs", 3)
 """The compiled helper (``_cenvs.c``), or ``None``."""
 if CORE is not None:
     group = CORE.group

@@ -211,6 +211,53 @@ def test_backgammon_steps_are_the_engines(ruleset: str, seed: int) -> None:
         node = after
 
 
+@pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
+@pytest.mark.parametrize("ruleset", ["seed", "standard", "money", "match"])
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_compiled_backgammon_observation_is_the_reference(ruleset: str, seed: int) -> None:
+    """Every number the compiled helper writes (mid-turn boards with hits, the dice left, the
+    cube and the match) is the pure-Python reference's, in a buffer of garbage or of zeros."""
+    enc: Any = encoding("backgammon", ruleset)
+    for node in _walk(enc, seed, 250):
+        for player in (0, 1):
+            reference = np.zeros(enc.observation_shape, np.float32)
+            enc.observe_py(node, player, reference)
+            dirty = np.full(enc.observation_shape, np.nan, np.float32)
+            enc.observe(node, player, dirty)
+            assert dirty.tobytes() == reference.tobytes()
+            assert enc.observation(node, player).tobytes() == reference.tobytes()
+
+
+@pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
+def test_the_compiled_backgammon_observation_refuses_bad_input() -> None:
+    core: Any = fast.CORE
+    enc: Any = encoding("backgammon", "standard")
+    state: Any = enc.apply(enc.initial(), 12).state  # white 3, black 1: white to play 31
+    good = (state._white, state._black, ((8, 5, 3, False),), True, 3, 1, 1, False)
+    out = np.zeros(215, np.float32)
+    core.backgammon_observe(out, *good)
+    assert out[196] == 0.25 and out[198] == 0.0 and out[202] == 1.0
+    bad_args = [
+        (state._white, -1, *good[2:]),  # not a board
+        (state._white, 1 << 104, *good[2:]),
+        (*good[:2], ((7, 4, 3, False),), *good[3:]),  # no checker on 7
+        (*good[:2], ((8, 5, 2, False),), *good[3:]),  # no 2 rolled
+        (*good[:2], ((8, 5, 3, True),), *good[3:]),  # no black checker to hit on 5
+        (*good[:2], ((8, 5, 3),), *good[3:]),
+        (*good[:4], 1, 3, *good[6:]),  # the high die first
+        (*good[:6], 3, False),  # no such turn
+    ]
+    for args in bad_args:
+        with pytest.raises((ValueError, OverflowError)):
+            core.backgammon_observe(out, *args)
+    for buffer in (np.zeros(214, np.float32), np.zeros(215, np.float64), b"\0" * 860):
+        with pytest.raises((ValueError, TypeError, BufferError)):
+            core.backgammon_observe(buffer, *good)
+    with pytest.raises(TypeError):
+        core.backgammon_observe(out, *good[:-1])
+
+
 def _plain_defiance_observation(enc: Any, node: Node, player: int) -> Any:
     """The Defiance observation as it was first written: counter by counter, from the board
     (``board``: ``state.counters()`` with the action of the turn made)."""
