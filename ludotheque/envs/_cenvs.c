@@ -1,16 +1,17 @@
 /* The optional compiled helpers of the encodings (issue 20, item 5): the few loops that run
  * once per decision over a list of the engine's moves, where Python's cost per item is more
  * than the engine's own work, the General's whole step on packed positions, and backgammon's
- * observation. fast.py, envs/general.py and envs/backgammon.py hold the same functions in Python
- * (the references and the fallbacks, which the tests check against these); built at install
- * like the games' cores (hatch_build.py), ignored with LUDOTHEQUE_PURE_PYTHON=1.
+ * and Defiance's observations. fast.py and envs/general.py, backgammon.py and defiance.py hold
+ * the same functions in Python (the references and the fallbacks, which the tests check against
+ * these); built at install like the games' cores (hatch_build.py), ignored with
+ * LUDOTHEQUE_PURE_PYTHON=1.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-#define VERSION 3
+#define VERSION 4
 #define CHECKER_ACTIONS 150 /* backgammon: (src - 1) * 6 + (die - 1), src 1-25, die 1-6 */
 
 /* group(plays, k) -> (actions ascending, {action: (step, [plays])}): backgammon's plays by
@@ -654,6 +655,119 @@ static PyObject *backgammon_observe(PyObject *self, PyObject *const *args, Py_ss
     Py_RETURN_NONE;
 }
 
+/* ---- Defiance and Domain: the observation (envs/defiance.py) -------------------------------
+ *
+ * defiance_observe(out, n, masks, cell, rebel, imperial_a, imperial_b, wholes): every number of
+ * envs/defiance.py's observation (``observe_py``, its reference) written into ``out``, a
+ * C-contiguous float32 array of 26 x (n + 1) x (n + 1): ``masks`` the engine's bitboards (one
+ * mask of cells per counter code 0-16, cell ``j * n + i`` in bit ``j * n + i``; the board after
+ * the action during the second decision), ``cell`` the cell of the action just made (-1 in
+ * the first decision), ``rebel`` and ``imperial_a``, ``imperial_b`` the Commands' points
+ * (``y * (n + 1) + x``), ``wholes`` the values of the whole planes 18, 19, 20, 21, 24, 25. */
+#define D_PLANES 26
+#define D_MAX_N 11 /* n * n cells fit in 128 bits */
+
+static PyObject *defiance_observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "defiance_observe(out, n, masks, cell, rebel, imperial_a, imperial_b, "
+                        "wholes)");
+        return NULL;
+    }
+    long n = PyLong_AsLong(args[1]);
+    long cell = PyLong_AsLong(args[3]);
+    long points[3] = {PyLong_AsLong(args[4]), PyLong_AsLong(args[5]), PyLong_AsLong(args[6])};
+    if (PyErr_Occurred()) return NULL;
+    if (n < 2 || n > D_MAX_N) {
+        PyErr_SetString(PyExc_ValueError, "a board of 2 to 11 cells a side");
+        return NULL;
+    }
+    long m = n + 1, area = m * m;
+    if (cell < -1 || cell >= n * n) {
+        PyErr_SetString(PyExc_ValueError, "a cell out of the board");
+        return NULL;
+    }
+    for (int k = 0; k < 3; k++)
+        if (points[k] < 0 || points[k] >= area) {
+            PyErr_SetString(PyExc_ValueError, "a point out of the board");
+            return NULL;
+        }
+    if (!PyTuple_Check(args[2]) || PyTuple_GET_SIZE(args[2]) < 17 || !PyTuple_Check(args[7]) ||
+        PyTuple_GET_SIZE(args[7]) != 6) {
+        PyErr_SetString(PyExc_TypeError, "masks: a tuple of 17 masks; wholes: a tuple of 6");
+        return NULL;
+    }
+    u128 masks[17];
+    u128 board = (((u128)1) << (n * n)) - 1; /* (n * n < 128) */
+    for (int code = 1; code <= 16; code++) {
+        PyObject *mask = PyTuple_GET_ITEM(args[2], code);
+        unsigned char buf[16];
+        if (!PyLong_Check(mask)) {
+            PyErr_SetString(PyExc_TypeError, "a mask is an int");
+            return NULL;
+        }
+#if PY_VERSION_HEX >= 0x030D0000
+        Py_ssize_t size = PyLong_AsNativeBytes(
+            mask, buf, 16,
+            Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+        if (size < 0) return NULL;
+        if (size > 16) {
+            PyErr_SetString(PyExc_ValueError, "a mask out of the board");
+            return NULL;
+        }
+#else
+        if (_PyLong_AsByteArray((PyLongObject *)mask, buf, 16, 1, 0) < 0) return NULL;
+#endif
+        u128 v = 0;
+        for (int i = 15; i >= 0; i--) v = (v << 8) | buf[i];
+        if (v & ~board) {
+            PyErr_SetString(PyExc_ValueError, "a mask out of the board");
+            return NULL;
+        }
+        masks[code] = v;
+    }
+    double wholes[6];
+    for (int k = 0; k < 6; k++) {
+        wholes[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(args[7], k));
+        if (wholes[k] == -1.0 && PyErr_Occurred()) return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (view.len != D_PLANES * area * (Py_ssize_t)sizeof(float) || view.itemsize != 4 ||
+        view.format == NULL || strcmp(view.format, "f") != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "out is a float32 array of 26 x (n + 1) x (n + 1)");
+        return NULL;
+    }
+    float *f = (float *)view.buf;
+    memset(f, 0, 18 * area * sizeof(float));
+    for (int code = 1; code <= 16; code++) {
+        float *plane = f + (code - 1) * area;
+        for (u128 bits = masks[code]; bits; bits &= bits - 1) {
+            uint64_t low = (uint64_t)bits;
+            int c = low ? __builtin_ctzll(low) : 64 + __builtin_ctzll((uint64_t)(bits >> 64));
+            plane[(c / n) * m + c % n] = 1.0f;
+        }
+    }
+    f[16 * area + points[0]] = 1.0f;
+    f[17 * area + points[1]] += 0.5f;
+    f[17 * area + points[2]] += 0.5f;
+    static const int whole_planes[6] = {18, 19, 20, 21, 24, 25};
+    for (int k = 0; k < 6; k++) {
+        float value = (float)wholes[k];
+        float *plane = f + whole_planes[k] * area;
+        for (long i = 0; i < area; i++) plane[i] = value;
+    }
+    float chosen = cell >= 0 ? 1.0f : 0.0f;
+    for (long i = 0; i < area; i++) f[22 * area + i] = chosen;
+    memset(f + 23 * area, 0, area * sizeof(float));
+    if (cell >= 0) f[23 * area + (cell / n) * m + cell % n] = 1.0f;
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"group", (PyCFunction)(void (*)(void))group, METH_FASTCALL,
      "group(plays, k): backgammon's plays by their k-th single move, by action"},
@@ -673,6 +787,9 @@ static PyMethodDef methods[] = {
     {"backgammon_observe", (PyCFunction)(void (*)(void))backgammon_observe, METH_FASTCALL,
      "backgammon_observe(out, own, opp, done, observer_moves, high, low, turn, cap): "
      "backgammon's observation but the cube's numbers"},
+    {"defiance_observe", (PyCFunction)(void (*)(void))defiance_observe, METH_FASTCALL,
+     "defiance_observe(out, n, masks, cell, rebel, imperial_a, imperial_b, wholes): Defiance's "
+     "observation"},
     {NULL, NULL, 0, NULL},
 };
 

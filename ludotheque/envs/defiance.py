@@ -43,7 +43,9 @@ import numpy.typing as npt
 from ..core import Game
 from ..games.defiance import Action, CommandMove, Turn
 from ..games.defiance.moves import PLACE, ROTATE
+from ..games.defiance.rules import _UNSET
 from ..games.defiance.turns import Turns
+from . import fast
 from .base import MISSING, Encoding, Node, Observation, _as_action
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -347,7 +349,53 @@ class DefianceEncoding(Encoding):
         side = "r" if state.to_move == rebels else "i"
         return f"{'/'.join(rows)} r{pools[rebels]},i{pools[imperium]} {commands} {side}"
 
+    def observation(self, node: Node, player: int) -> Observation:
+        if fast.CORE is None:
+            return super().observation(node, player)
+        out = np.empty(self.observation_shape, np.float32)  # every number is written
+        self.observe(node, player, out)
+        return out
+
     def observe(self, node: Node, player: int, out: Observation) -> None:
+        """The observation (see the module docstring) written by the compiled helper;
+        ``observe_py`` without it (the reference)."""
+        core = fast.CORE
+        if core is None:
+            self.observe_py(node, player, out)
+            return
+        state: Any = node.state
+        chosen = node.pending
+        if chosen is None:
+            masks = state.bitboards()[0]
+            pools = state._pools  # (the Rebels', the Imperium's)
+            cell = -1
+        else:  # the board after the action and its captures: the engine's own
+            _, _, pools, _, bits, _ = _board_after(state, chosen.action)
+            masks = bits[0]
+            cell = chosen.action.cell
+        size = self.pool_size
+        imperial = state._imperial  # the Commands' points, as the observation numbers them
+        core.defiance_observe(
+            out,
+            self.n,
+            masks,
+            cell,
+            state._rebel,
+            imperial[0],
+            imperial[1],
+            (
+                pools[0] / size,
+                pools[1] / size,
+                1.0 if state._side == 0 else 0.0,
+                1.0 if player == 0 else 0.0,
+                node.repetitions() / (self.repetition - 1),
+                min(1.0, node.turns / self.max_turns),
+            ),
+        )
+
+    def observe_py(self, node: Node, player: int, out: Observation) -> None:
+        """``observe`` in Python: the reference of the compiled helper, and the fallback
+        without it (``out`` zeroed first)."""
         state: Any = node.state
         n = self.n
         rebels, imperium = self.sides
@@ -415,3 +463,14 @@ class DefianceEncoding(Encoding):
             for c in turns.options(k):
                 out[Turn(action, c, n)] = [first, self._commands[c]]
         return out
+
+
+def _board_after(state: Any, action: Action) -> Any:
+    """The engine's board after a listed ``action`` of ``state`` (its ``Mid``: the action, the
+    cells, the pools, whether it wins, the bitboards, the cell captured), kept on the state as
+    the engine keeps it for the turns played with that action next."""
+    mid = state._mid
+    if mid is _UNSET or mid[0] != action:
+        mid = state._mid_board(action)
+        object.__setattr__(state, "_mid", mid)
+    return mid

@@ -9,8 +9,9 @@ the pure Python below, which is the reference (the tests check that both agree).
 
 The helper also holds the General's whole step on packed positions (``general_setup``,
 ``general_legal``, ``general_step``, ``general_observe``), whose references are in
-``envs/general.py``, and backgammon's observation (``backgammon_observe``), whose reference is
-``BackgammonEncoding.observe_py`` in ``envs/backgammon.py``.
+``envs/general.py``, and backgammon's and Defiance's observations (``backgammon_observe``,
+``defiance_observe``), whose references are ``observe_py`` of ``BackgammonEncoding`` and
+``DefianceEncoding`` (``envs/backgammon.py``, ``envs/defiance.py``).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def mask_py(actions: Sequence[int], size: int) -> bytearray:
 group: Callable[[Sequence[Any], int], Groups] = group_py
 mask: Callable[[Sequence[int], int], bytearray] = mask_py
 
-CORE = compiled("ludotheque.envs._cenvs", 3)
+CORE = compiled("ludotheque.envs._cenvs", 4)
 """The compiled helper (``_cenvs.c``), or ``None``."""
 if CORE is not None:
     group = CORE.group

@@ -326,6 +326,82 @@ def test_defiance_actions_masks_nodes_and_observations(ruleset: str, seed: int) 
                 assert (enc.observation(node, player) == plain).all()
 
 
+def _defiance_cycle(enc: Any) -> list[Node]:
+    """Nodes of an 8 x 8 game whose position repeats (twice, then a draw): six placements,
+    then both sides turn a counter and back, twice, the turns made in two decisions."""
+    rng = random.Random(5)
+    node = enc.initial()
+    for _ in range(6):
+        node = enc.apply(node, rng.choice([a for a in enc.legal_actions(node) if a < 512]))
+        if node.pending is not None:
+            node = enc.apply(node, enc.none)
+    nodes = [node]
+    for words in ["g3@N", "a7@N", "g3@NW", "a7@SE"] * 2:
+        (action,) = [a for a in enc.legal_actions(node) if enc.action_words(a) == words]
+        nodes.append(enc.apply(node, action))
+        node = enc.apply(nodes[-1], enc.none)
+        nodes.append(node)
+    assert node.outcome is not None and node.outcome.reason == REPETITION
+    assert {n.repetitions() for n in nodes} == {0, 1, 2}
+    return nodes
+
+
+@pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
+@pytest.mark.parametrize("ruleset", ["8x8", "10x10"])
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_compiled_defiance_observation_is_the_reference(ruleset: str, seed: int) -> None:
+    """Every number the compiled helper writes (the board after the action and its captures
+    in the second decision, the Commands, the pools, the repetitions, the turns) is the
+    pure-Python reference's, in a buffer of garbage or of zeros."""
+    enc: Any = encoding("defiance", ruleset, max_turns=70)
+    nodes = _walk(enc, seed, 140)
+    if ruleset == "8x8":
+        nodes += _defiance_cycle(enc)
+    for node in nodes:
+        for player in (0, 1):
+            reference = np.zeros(enc.observation_shape, np.float32)
+            enc.observe_py(node, player, reference)
+            dirty = np.full(enc.observation_shape, np.nan, np.float32)
+            enc.observe(node, player, dirty)
+            assert dirty.tobytes() == reference.tobytes()
+            assert enc.observation(node, player).tobytes() == reference.tobytes()
+
+
+@pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
+def test_the_compiled_defiance_observation_refuses_bad_input() -> None:
+    core: Any = fast.CORE
+    enc: Any = encoding("defiance", "8x8")
+    state: Any = enc.initial().state
+    masks = state.bitboards()[0]
+    pools = state.pools
+    wholes = (pools["rebels"] / enc.pool_size, pools["imperium"] / enc.pool_size, 1.0, 0, 0, 0)
+    good = (8, masks, -1, state._rebel, *state._imperial, wholes)
+    out = np.full((26, 9, 9), np.nan, np.float32)
+    core.defiance_observe(out, *good)  # the start seen by the Imperium
+    reference = np.zeros((26, 9, 9), np.float32)
+    enc.observe_py(enc.initial(), 1, reference)
+    assert out.tobytes() == reference.tobytes()
+    far = list(masks)
+    far[3] = 1 << 64  # cell 64: off an 8 x 8 board
+    bad_args = [
+        (12, *good[1:]),  # no such board
+        (8, masks, 64, *good[3:]),  # no such cell
+        (*good[:3], 81, *good[4:]),  # no such point
+        (8, tuple(far), *good[2:]),
+        (8, (*masks[:3], -1, *masks[4:]), *good[2:]),
+    ]
+    for args in bad_args:
+        with pytest.raises((ValueError, OverflowError)):
+            core.defiance_observe(out, *args)
+    for args in [(8, masks[:16], *good[2:]), (*good[:6], wholes[:5]), (*good[:6], [*wholes])]:
+        with pytest.raises(TypeError):
+            core.defiance_observe(out, *args)
+    for buffer in (np.zeros((26, 11, 11), np.float32), np.zeros((26, 9, 9)), bytes(8424)):
+        with pytest.raises((ValueError, TypeError, BufferError)):
+            core.defiance_observe(buffer, *good)
+
+
 @pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
