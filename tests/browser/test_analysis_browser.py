@@ -201,3 +201,57 @@ def test_hints_where_fair_and_the_analysis_board(
     for p in (page, board, reopened):
         assert not p.errors  # type: ignore[attr-defined]
     assert not found, "axe violations (page|rule|impact|help|nodes):\n" + "\n".join(found)
+
+
+BOARDS = {
+    "general": ("general", None, None),
+    "backgammon": ("backgammon", "standard", "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31"),
+    "defiance": ("defiance", "8x8", None),
+}
+
+
+def test_the_hints_are_drawn_on_the_board_of_every_game(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """The "Best moves" switch draws the three moves of its list on the board, numbered 1-3 as
+    in the list (the values are there); switched off, the marks go."""
+    page = page_in(new_page, server, "en", "desktop")
+    for name, (game, ruleset, position) in BOARDS.items():
+        body: dict[str, Any] = {"game": game}
+        if ruleset:
+            body["ruleset"] = ruleset
+        if position:
+            body["position"] = position
+        local = api(server, "/api/games", body)
+        page.goto(server.url + local["seats"]["both"])
+        page.wait_for_selector("svg.board[data-position]")
+        layer = page.locator("svg.board .hint-marks")
+        expect(layer).to_have_attribute("data-hints", "0")
+        page.click("#hints-toggle")
+        lines = page.locator("#hints-body .engine-lines li")
+        expect(lines).to_have_count(3, timeout=THINK)
+        expect(layer).to_have_attribute("data-hints", "3")
+        for rank in (1, 2, 3):
+            expect(layer.locator(f'.hint-badge[data-rank="{rank}"]').first).to_be_visible()
+            expect(layer.locator(f"path.hint-line.hint-{rank}").first).to_be_attached()
+        if name == "backgammon":
+            # the best play of 31 at the start makes the five point: two arrows numbered 1
+            expect(lines.first).to_contain_text("8/5 6/5")
+            expect(layer.locator('.hint-badge[data-rank="1"]')).to_have_count(2)
+        shot(page, f"hints-on-board-{name}-en-desktop")
+        page.click("#hints-toggle")
+        expect(page.locator("#hints-toggle")).to_have_attribute("aria-pressed", "false")
+        expect(layer).to_have_attribute("data-hints", "0")
+        expect(layer.locator(".hint-badge")).to_have_count(0)
+        expect(layer.locator(".hint-line")).to_have_count(0)
+        # on again: the marks come back; a move played takes them to the next position's
+        page.click("#hints-toggle")
+        expect(layer).to_have_attribute("data-hints", "3", timeout=THINK)
+        if name == "general":
+            lines.first.locator("button").click()
+            expect(page.locator("#move-list .ply")).to_have_count(1)
+            expect(layer).to_have_attribute("data-hints", "3", timeout=THINK)
+            board = page.locator("svg.board")
+            live = board.get_attribute("data-position")
+            assert board.get_attribute("data-shown-position") == live
+    assert not page.errors  # type: ignore[attr-defined]

@@ -2,10 +2,12 @@
 // - a finished game gets "Analyse": the server runs it as a job, the page polls its progress,
 //   then marks the move list, draws the chart and the summary (analysis.js);
 // - at one screen and against the computer (unrated), a "Best moves" switch shows the
-//   engine's three best moves of the position to play, each a button that plays it;
+//   engine's three best moves of the position to play, each a button that plays it, and
+//   draws them on the board too, numbered as in the list (boards/svg.js, HINTS_EVENT);
 // - a link opens the position shown on the analysis board.
 import { w } from "/analysis/words.js";
 import { comment, drawChart, el, markMoves, renderErrors, renderLines, renderSummary } from "./analysis.js";
+import { HINTS_EVENT } from "./boards/svg.js";
 
 const STRENGTHS = ["quick", "normal", "deep"];
 const POLL_MS = 700;
@@ -204,18 +206,31 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
     renderHints();
   });
 
+  // the hints drawn on the board: the moves of the list, for the position they were asked for
+  let drawn = "";
+  function boardHints(moves = [], position = null) {
+    const key = JSON.stringify([moves, position]);
+    if (key === drawn) return;
+    drawn = key;
+    const holder = document.getElementById("board");
+    if (holder) holder.dispatchEvent(new CustomEvent(HINTS_EVENT, { detail: { moves, position } }));
+  }
+
   async function renderHints() {
     hintsBody.hidden = !hintsOn;
-    if (!hintsOn || !snap) return;
+    if (!hintsOn || !snap) return boardHints();
     const myTurn = snap.can_move && snap.to_move && snap.to_move !== "chance" && snap.legal.length > 0;
     if (!myTurn) {
       hintKey = null;
+      boardHints();
       hintsBody.replaceChildren(el("p", { className: "hint-wait", text: w("hints.wait") }));
       return;
     }
     const key = `${snap.ply}|${snap.position}`;
     if (key === hintKey) return;
     hintKey = key;
+    const position = snap.position;
+    boardHints();
     hintsBody.replaceChildren(el("p", { className: "hint-wait", text: w("hints.thinking") }));
     try {
       const answer = await json(`/api/play/${token}/hints`, { method: "POST", body: "{}" });
@@ -226,6 +241,7 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
       renderLines(box, answer.moves, measure, { onPick: (move) => play(move) });
       hintsBody.append(box);
       hintsBody.dataset.ply = String(answer.ply);
+      boardHints(answer.moves.slice(0, 3).map((m) => m.move), position);
     } catch (error) {
       if (hintKey !== key) return;
       hintKey = null;
@@ -245,8 +261,10 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
       }
       if (analysis) decorate();
       hints.hidden = !hintsFair();
-      if (hints.hidden) hintsBody.hidden = true;
-      else renderHints();
+      if (hints.hidden) {
+        hintsBody.hidden = true;
+        boardHints();
+      } else renderHints();
       const position = shown === 0 ? snap.start : snap.history[shown - 1].position;
       boardLink.hidden = !(over || hintsFair());
       boardLink.href = `/analysis?game=${encodeURIComponent(snap.game)}&ruleset=${encodeURIComponent(snap.ruleset)}&position=${encodeURIComponent(position)}`;

@@ -17,7 +17,8 @@
 // <g class="cube" data-value data-owner>; the decisions are buttons #cube-roll, #cube-double,
 // #cube-take, #cube-drop, #resign-accept and #resign-decline.
 import {
-  arrowMarker, boardTools, coarse, el, h, keyboardHelp, newMove, roving, showChoices, slide, toLocal,
+  arrowMarker, boardTools, clearHints, coarse, el, h, hintBadge, hintLine, hintMarks, keyboardHelp, newMove, roving, showChoices, slide,
+  toLocal,
 } from "./svg.js";
 
 // the decisions that are moves but not checker plays (see games/backgammon/cube.py)
@@ -113,6 +114,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
     orient();
     markLast(lastFound);
     draw();
+    drawHints();
   });
   // above the board: the match (or money game) and, on a phone, the way back to the whole board
   const matchLine = h("p", { className: "match-line", id: "match-line", hidden: true });
@@ -155,6 +157,8 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   const cubeLayer = el("g", { class: "cube-layer" }, svg);
   const labels = el("g", { class: "pips" }, svg);
   const arrows = el("g", { class: "marks last-arrows" }, svg); // above the checkers
+  const hintLayer = el("g", { class: "hint-marks", "aria-hidden": "true" }, svg); // the hints' arrows
+  const hints = hintMarks(holder, svg, "backgammon-hint", () => drawHints());
   const nav = roving(svg, {
     items: () => [...Object.values(pointGroups), barGroup, trayGroup],
     keyOf: (node) => node.dataset.point,
@@ -718,6 +722,31 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
     }
   }
 
+  // The engine's best plays (the "Best moves" switch): a light arrow for each checker moved,
+  // numbered by the play's rank, each rank bowed further so that plays sharing a move keep
+  // their numbers apart. Only on the live position they were asked for (a cube decision has
+  // no arrow: the list says it).
+  function drawHints() {
+    const live = snap && hints.position === shownPosition && shownPosition === snap.position;
+    const side = live ? snap.to_move : null;
+    const plays = side === "white" || side === "black" ? hints.moves : [];
+    clearHints(hintLayer, plays.filter((text) => text.includes("/")).length);
+    plays.forEach((text, i) => {
+      if (!text.includes("/")) return;
+      const rank = i + 1;
+      for (const [from, to] of singles(text)) {
+        const [x1, y1] = anchor(side, from);
+        const [x2, y2] = anchor(side, to);
+        const along = Math.abs(y1 - y2) < 1;
+        const bow = along ? (y1 < 300 ? 1 : -1) * (18 + 40 * (rank - 1)) : 0;
+        const sway = along ? 0 : (rank - 2) * 30;
+        const [cx, cy] = [(x1 + x2) / 2 + sway, (y1 + y2) / 2 + bow];
+        hintLine(hintLayer, `M${x1},${y1} Q${cx},${cy} ${x2},${y2}`, rank, hints.arrow);
+        hintBadge(hintLayer, (x1 + 2 * cx + x2) / 4, (y1 + 2 * cy + y2) / 4, rank);
+      }
+    });
+  }
+
   // the checker of ``side`` at ``place`` (mover's numbering) drawn ``depth`` from the top
   function checkerAt(side, place, depth) {
     let nodes;
@@ -818,6 +847,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       }
       svg.classList.toggle("interactive", interactive);
       draw();
+      drawHints();
       // (the page redraws while the play is on its way: it is forgotten once it is back)
       if (fresh) {
         if (fresh.entry.text !== played && !isCubeWord(fresh.entry.text)) animate(fresh);

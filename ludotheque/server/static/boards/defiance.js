@@ -6,7 +6,8 @@
 // Test hooks: the <svg> has data-position; cells are <g data-cell="e5">, points
 // <g data-point="P2.2">, direction buttons <g data-direction="NE">.
 import {
-  arrowMarker, boardTools, coarse, el, h, keyboardHelp, lastMoveOf, newMove, play, positionBefore, roving, slide, toLocal,
+  arrowMarker, besideLine, boardTools, clearHints, coarse, el, h, hintBadge, hintLine, hintMarks, keyboardHelp, lastMoveOf, newMove, play, positionBefore,
+  roving, slide, toLocal,
 } from "./svg.js";
 
 const U = 40; // a cell
@@ -53,6 +54,7 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
   const arrow = arrowMarker(svg, "defiance-arrow");
   const rotor = el("g", {}, svg);
   const plane = el("g", {}, rotor);
+  const hints = hintMarks(holder, svg, "defiance-hint", () => draw());
   let flat = localStorage.getItem("dd-flat") === "1";
   let showDead = false;
 
@@ -463,7 +465,45 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
         g.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), clickDirection(d)));
       }
     }
+    drawHints();
     nav.sync(hadFocus);
+  }
+
+  // The engine's best turns (the "Best moves" switch), drawn lightly over the plane: the
+  // action's cell outlined with the way its counter will face, the Command move's arrow, each
+  // numbered by the turn's rank (turns that share a cell put their numbers round it). Only
+  // while no turn is being built, on the position they were asked for.
+  function drawHints() {
+    const layer = el("g", { class: "hint-marks", "aria-hidden": "true" }, plane);
+    const shown = stage === "idle" && hints.position === svg.dataset.shownPosition ? hints.moves : [];
+    const turns = shown.map((text) => /^([a-z]\d+)[>@]([NSEW]{1,2})(?:;(P\d+\.\d+)-(P\d+\.\d+))?$/.exec(text));
+    clearHints(layer, turns.filter(Boolean).length);
+    const corners = [[-0.28, -0.28], [0.28, -0.28], [-0.28, 0.28]];
+    turns.forEach((m, i) => {
+      if (!m) return;
+      const rank = i + 1;
+      const [, name, dir, src, dst] = m;
+      const [ci, cj] = cellXY(name);
+      const [x, y] = px(ci, cj + 1);
+      const [cx, cy] = [x + U / 2, y + U / 2];
+      el("rect", { x: x + 3, y: y + 3, width: U - 6, height: U - 6, rx: 4, class: `hint-cell hint-${rank}` }, layer);
+      const [dx, dy] = VEC[dir];
+      const len = Math.hypot(dx, dy);
+      hintLine(layer, `M${cx},${cy} L${cx + (dx / len) * U * 0.32},${cy - (dy / len) * U * 0.32}`, rank, hints.arrow);
+      const [ox, oy] = corners[i % corners.length];
+      const [bx, by] = [cx + ox * U, cy + oy * U];
+      hintBadge(layer, bx, by, rank, { transform: upright(bx, by), small: true });
+      if (!src) return;
+      const [x1, y1] = px(...pointXY(src));
+      const [x2, y2] = px(...pointXY(dst));
+      const d = Math.hypot(x2 - x1, y2 - y1) || 1;
+      // the Command moves of one cell part a little to each side, and stop short of the point
+      const [nx, ny] = [(-(y2 - y1) / d) * (rank - 2) * 5, ((x2 - x1) / d) * (rank - 2) * 5];
+      const [ex, ey] = [x2 - ((x2 - x1) / d) * 10 + nx, y2 - ((y2 - y1) / d) * 10 + ny];
+      hintLine(layer, `M${x1 + nx},${y1 + ny} L${ex},${ey}`, rank, hints.arrow);
+      const [sx, sy] = besideLine(x1 + nx, y1 + ny, ex, ey, 0.5, 9);
+      hintBadge(layer, sx, sy, rank, { transform: upright(sx, sy), small: true });
+    });
   }
 
   function actionDirection(text) {

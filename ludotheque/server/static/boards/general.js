@@ -1,7 +1,8 @@
 // The board of Le Général et les rebelles, drawn in SVG. It knows the shape of the board and
 // reads moves out of their notation; which moves are legal comes from the server.
 import {
-  arrowMarker, boardTools, el, h, keyboardHelp, lastMoveOf, newMove, roving, showChoices, slide, toLocal,
+  arrowMarker, besideLine, boardTools, clearHints, el, h, hintBadge, hintLine, hintMarks, keyboardHelp, lastMoveOf, newMove, roving, showChoices, slide,
+  toLocal,
 } from "./svg.js";
 
 const COLS = "abcde";
@@ -35,7 +36,7 @@ export function parsePosition(position) {
 }
 
 export function createBoard(holder, { t, onMove, chooser, say }) {
-  const { flipped } = boardTools(holder, t, () => (orient(), paint()));
+  const { flipped } = boardTools(holder, t, () => (orient(), paint(), drawHints()));
   const svg = el("svg", { viewBox: "0 0 400 520", class: "board general", role: "group" });
   svg.setAttribute("aria-label", t("game.general"));
   holder.append(svg);
@@ -51,6 +52,8 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
   const marks = el("g", { class: "marks" }, flipper);
   const layer = el("g", { class: "points" }, flipper);
   const ghosts = el("g", { class: "ghosts" }, flipper);
+  const hintLayer = el("g", { class: "hint-marks", "aria-hidden": "true" }, flipper);
+  const hints = hintMarks(holder, svg, "general-hint", () => drawHints());
   const groups = {};
   const labels = [];
   for (const [name, [x, y]] of Object.entries(POINTS)) {
@@ -290,6 +293,27 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
     }
   }
 
+  // The engine's best moves (the "Best moves" switch): a light arrow along each, numbered by
+  // its rank on its last leg, on the position they were asked for.
+  function drawHints() {
+    const shown = hints.position === svg.dataset.shownPosition ? hints.moves : [];
+    const moves = shown.map(parseMove);
+    clearHints(hintLayer, moves.filter(Boolean).length);
+    moves.forEach((m, i) => {
+      if (!m) return;
+      const rank = i + 1;
+      const path = [m.from, m.to, ...(m.landing ? [m.landing] : [])].map((p) => [...POINTS[p]]);
+      const [ax, ay] = path[path.length - 2];
+      const [bx, by] = path[path.length - 1];
+      const len = Math.hypot(bx - ax, by - ay) || 1;
+      path[path.length - 1] = [bx - ((bx - ax) / len) * 24, by - ((by - ay) / len) * 24];
+      hintLine(hintLayer, `M${path.map((p) => p.join(",")).join(" L")}`, rank, hints.arrow);
+      // the number beside the last leg, half way: moves to one point keep theirs apart
+      const [x, y] = besideLine(ax, ay, bx, by, 0.45, 17);
+      hintBadge(hintLayer, x, y, rank, { transform: flipped() ? `rotate(180 ${x} ${y})` : null });
+    });
+  }
+
   // a move that has just arrived: the piece travels along its way, the rebels it took fade out
   function animate(found) {
     const m = parseMove(found.entry.text);
@@ -323,6 +347,7 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
       if (fresh) nav.restart();
       orient();
       reset(); // draws the pieces
+      drawHints();
       // (the page redraws while the move is on its way: the drop is forgotten once it is back)
       if (fresh) {
         if (!(dropped && parseMove(fresh.entry.text)?.to === dropped)) animate(fresh);

@@ -256,3 +256,57 @@ export function newMove(seen, snap, live) {
 
 // The position before history entry ``index``.
 export const positionBefore = (snap, index) => (index > 0 ? snap.history[index - 1].position : snap.start);
+
+// -- hints -----------------------------------------------------------------------------------
+
+// The page's "Best moves" switch (analysis-panel.js) asks the board to draw the engine's best
+// moves: a ``board-hints`` event on the board's holder, ``detail.moves`` their notation, best
+// first (an empty list takes them away). Each board draws them lightly in a layer of its own,
+// each numbered by its rank (the values are in the list beside the board), and draws them
+// again whenever it redraws; only on the position they were asked for (``detail.position``).
+export const HINTS_EVENT = "board-hints";
+
+// Listen for the hints on ``holder``; ``draw()`` is called on each change. Returns the state:
+// { moves, position, arrow } (``arrow``: the hints' own arrowhead, for ``marker-end``).
+export function hintMarks(holder, svg, id, draw) {
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id, class: "hint-marker", viewBox: "0 0 10 10", refX: "7", refY: "5", markerWidth: "4", markerHeight: "4",
+                                orient: "auto-start-reverse", markerUnits: "strokeWidth" }, defs);  // prettier-ignore
+  el("path", { d: "M0,0 L10,5 L0,10 z", class: "hint-head" }, marker);
+  const state = { moves: [], position: null, arrow: `url(#${id})` };
+  holder.addEventListener(HINTS_EVENT, (event) => {
+    const detail = event.detail || {};
+    state.moves = Array.isArray(detail.moves) ? detail.moves.slice(0, 3) : [];
+    state.position = detail.position || null;
+    draw();
+  });
+  return state;
+}
+
+// Empty ``layer`` and say how many hints it holds (``data-hints``: a test hook).
+export function clearHints(layer, count = 0) {
+  layer.replaceChildren();
+  layer.dataset.hints = String(count);
+}
+
+// A hint's line (an SVG path ``d``) with its arrowhead, in the colour of its rank.
+export function hintLine(layer, d, rank, arrow) {
+  return el("path", { d, class: `hint-line hint-${rank}`, "marker-end": arrow }, layer);
+}
+
+// A hint's number in a small disc at (x, y), of radius ``r`` (``small``: for small cells);
+// ``transform`` keeps it upright on a turned board.
+export function hintBadge(layer, x, y, rank, { transform = null, small = false } = {}) {
+  const g = el("g", { class: `hint-badge hint-${rank}${small ? " small" : ""}`, "data-rank": String(rank) }, layer);
+  if (transform) g.setAttribute("transform", transform);
+  el("circle", { cx: x, cy: y, r: small ? 7.5 : 11 }, g);
+  el("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central" }, g, String(rank));
+  return g;
+}
+
+// The point ``off`` to the left of the way from (x1, y1) to (x2, y2), ``at`` of the way along:
+// where a line's number sits beside it, leaving the line and its head in sight.
+export function besideLine(x1, y1, x2, y2, at, off) {
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  return [x1 + (x2 - x1) * at + ((y2 - y1) / len) * off, y1 + (y2 - y1) * at - ((x2 - x1) / len) * off];
+}
