@@ -11,11 +11,12 @@
 #include <stdint.h>
 #include <string.h>
 
-#define VERSION 4
+#define VERSION 5
 #define CHECKER_ACTIONS 150 /* backgammon: (src - 1) * 6 + (die - 1), src 1-25, die 1-6 */
 
-/* group(plays, k) -> (actions ascending, {action: (step, [plays])}): backgammon's plays by
-   their k-th single move (src, dst, die, hit), each single move named by its action */
+/* group(plays, k) -> (actions ascending, {action: (step, (plays...))}): backgammon's plays by
+   their k-th single move (src, dst, die, hit), each single move named by its action, the plays
+   of each in their order */
 static PyObject *group(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "group(plays, k)");
@@ -28,12 +29,26 @@ static PyObject *group(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
         Py_DECREF(seq);
         return NULL;
     }
-    PyObject *lists[CHECKER_ACTIONS] = {NULL};
-    PyObject *steps[CHECKER_ACTIONS] = {NULL};
-    PyObject *result = NULL;
+    /* only the actions found are touched: a mask of them (150 bits), their counts */
+    uint64_t present[3] = {0, 0, 0};
+    uint16_t counts[CHECKER_ACTIONS];
+    PyObject *steps[CHECKER_ACTIONS];
+    PyObject *tuples[CHECKER_ACTIONS];
+    int order[CHECKER_ACTIONS], nfound = 0;
+    PyObject *result = NULL, *actions = NULL, *found = NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
-    for (Py_ssize_t i = 0; i < n; i++) {
+    unsigned char small[64];
+    unsigned char *of = n <= 64 ? small : PyMem_Malloc((size_t)n);
+    if (of == NULL) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    if (n > 65535) {
+        PyErr_SetString(PyExc_ValueError, "too many plays");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) { /* each play's action, and how many plays each has */
         PyObject *play = items[i];
         PyObject *raw = PyTuple_Check(play) && PyTuple_GET_SIZE(play) > 0
                             ? PyTuple_GET_ITEM(play, 0) : NULL;
@@ -49,44 +64,53 @@ static PyObject *group(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
         long src = PyLong_AsLong(PyTuple_GET_ITEM(step, 0));
         long die = PyLong_AsLong(PyTuple_GET_ITEM(step, 2));
         if (PyErr_Occurred()) goto done;
-        long action = (src - 1) * 6 + (die - 1);
         if (src < 1 || src > 25 || die < 1 || die > 6) {
             PyErr_SetString(PyExc_ValueError, "a step's origin is 1-25 and its die 1-6");
             goto done;
         }
-        if (lists[action] == NULL) {
-            lists[action] = PyList_New(0);
-            if (lists[action] == NULL) goto done;
+        int action = (int)((src - 1) * 6 + (die - 1));
+        of[i] = (unsigned char)action;
+        if (!((present[action >> 6] >> (action & 63)) & 1)) {
+            present[action >> 6] |= 1ull << (action & 63);
+            counts[action] = 0;
             steps[action] = step;
         }
-        if (PyList_Append(lists[action], play) < 0) goto done;
+        counts[action]++;
     }
-    PyObject *actions = PyList_New(0);
-    PyObject *found = PyDict_New();
-    if (actions == NULL || found == NULL) {
-        Py_XDECREF(actions);
-        Py_XDECREF(found);
-        goto done;
+    for (int w = 0; w < 3; w++) /* the actions found, ascending */
+        for (uint64_t bits = present[w]; bits; bits &= bits - 1)
+            order[nfound++] = w * 64 + __builtin_ctzll(bits);
+    for (int j = 0; j < nfound; j++) tuples[order[j]] = NULL;
+    for (int j = 0; j < nfound; j++) {
+        int a = order[j];
+        if ((tuples[a] = PyTuple_New(counts[a])) == NULL) goto done;
+        counts[a] = 0; /* from now on: the plays placed */
     }
-    for (long a = 0; a < CHECKER_ACTIONS; a++) {
-        if (lists[a] == NULL) continue;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(items[i]);
+        PyTuple_SET_ITEM(tuples[of[i]], counts[of[i]]++, items[i]);
+    }
+    actions = PyList_New(nfound);
+    found = PyDict_New();
+    if (actions == NULL || found == NULL) goto done;
+    for (int j = 0; j < nfound; j++) {
+        int a = order[j];
         PyObject *key = PyLong_FromLong(a);
-        PyObject *value = key ? PyTuple_Pack(2, steps[a], lists[a]) : NULL;
-        int failed = value == NULL || PyList_Append(actions, key) < 0 ||
-                     PyDict_SetItem(found, key, value) < 0;
-        Py_XDECREF(key);
-        Py_XDECREF(value);
-        if (failed) {
-            Py_DECREF(actions);
-            Py_DECREF(found);
+        PyObject *value = key ? PyTuple_Pack(2, steps[a], tuples[a]) : NULL;
+        if (value == NULL || PyDict_SetItem(found, key, value) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(value);
             goto done;
         }
+        PyList_SET_ITEM(actions, j, key); /* the list takes the key's reference */
+        Py_DECREF(value);
     }
     result = PyTuple_Pack(2, actions, found);
-    Py_DECREF(actions);
-    Py_DECREF(found);
 done:
-    for (int a = 0; a < CHECKER_ACTIONS; a++) Py_XDECREF(lists[a]);
+    Py_XDECREF(actions);
+    Py_XDECREF(found);
+    for (int j = 0; j < nfound; j++) Py_XDECREF(tuples[order[j]]);
+    if (of != small) PyMem_Free(of);
     Py_DECREF(seq);
     return result;
 }
@@ -770,7 +794,7 @@ static PyObject *defiance_observe(PyObject *self, PyObject *const *args, Py_ssiz
 
 static PyMethodDef methods[] = {
     {"group", (PyCFunction)(void (*)(void))group, METH_FASTCALL,
-     "group(plays, k): backgammon's plays by their k-th single move, by action"},
+     "group(plays, k): backgammon's plays by their k-th single move, by action (tuples)"},
     {"mask", (PyCFunction)(void (*)(void))mask, METH_FASTCALL,
      "mask(actions, size): a bytearray with 1 at each action"},
     {"general_setup", general_setup, METH_VARARGS,

@@ -71,7 +71,16 @@ from ..games.backgammon.moves import Play
 from ..games.backgammon.rules import SIDES
 from ..games.backgammon.rules import _make as _make_state
 from . import fast
-from .base import CHANCE_PLAYER, MISSING, Encoding, Node, Observation, _as_action, _cumulative
+from .base import (
+    CHANCE_PLAYER,
+    FLOAT32,
+    MISSING,
+    Encoding,
+    Node,
+    Observation,
+    _as_action,
+    _cumulative,
+)
 
 PASS = 150
 CUBE = 151
@@ -215,7 +224,7 @@ class BackgammonEncoding(Encoding):
             self._legal_of(node)
         what = node.cache.get(action, MISSING)
         if type(what) is tuple:  # a single move: its Choice
-            return Choice(what[0], tuple(what[1]))
+            return Choice(what[0], what[1])
         return what
 
     def apply(self, node: Node, action: int) -> Node:
@@ -233,7 +242,7 @@ class BackgammonEncoding(Encoding):
                 done = node.pending.done
                 if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
                     return self._turn_done(node, _played(node.state, left[0]))
-                pending = _turn((tuple(left), (*done, step)))
+                pending = _turn((left, (*done, step)))
                 return Node(node.state, pending, node.turns, (), None, None, False, player)
             return self._apply_decision(node, action, what)
         if player == CHANCE_PLAYER:
@@ -249,7 +258,7 @@ class BackgammonEncoding(Encoding):
         done = node.pending.done
         if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
             return self._turn_done(node, _played(node.state, left[0]))
-        return self._mid_turn(node, _turn((tuple(left), (*done, step))))
+        return self._mid_turn(node, _turn((left, (*done, step))))
 
     def _turn_done(self, node: Node, state: State) -> Node:
         turns = node.turns + 1
@@ -356,7 +365,7 @@ class BackgammonEncoding(Encoding):
     def observation(self, node: Node, player: int) -> Observation:
         if fast.CORE is None:
             return super().observation(node, player)
-        out = np.empty(SHAPE, np.float32)  # every number is written
+        out = np.empty(SHAPE, FLOAT32)  # every number is written
         self.observe(node, player, out)
         return out
 

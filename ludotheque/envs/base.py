@@ -33,6 +33,9 @@ UNFINISHED = "unfinished"
 (backgammon, the General): no result, a draw for the frameworks, a truncation for PettingZoo."""
 
 Observation = npt.NDArray[np.float32]
+INT8 = np.dtype(np.int8)
+FLOAT32 = np.dtype(np.float32)
+"""The masks' and the observations' dtypes, as objects (NumPy reads a type's dtype each time)."""
 History = tuple[State, int, Any] | None
 """Positions newest first: ``(position, how many times it occurred so far, older history)``,
 ``None`` at the end."""
@@ -352,7 +355,7 @@ class Encoding(ABC):
             mask = np.zeros(self.num_actions, np.int8)
             mask[legal] = 1
             return mask
-        return np.frombuffer(fast.mask(legal, self.num_actions), np.int8)
+        return np.frombuffer(fast.mask(legal, self.num_actions), INT8)
 
     def what(self, node: Node, action: int) -> Any:
         """What a legal ``action`` plays at ``node`` (``MISSING`` when it is not legal)."""
@@ -392,7 +395,7 @@ class Encoding(ABC):
 
     def observation(self, node: Node, player: int) -> Observation:
         """A new observation array of ``node`` for ``player``."""
-        out = np.zeros(self.observation_shape, np.float32)
+        out = np.zeros(self.observation_shape, FLOAT32)
         self.observe(node, player, out)
         return out
 

@@ -46,7 +46,7 @@ from ..games.defiance.moves import PLACE, ROTATE
 from ..games.defiance.rules import _UNSET
 from ..games.defiance.turns import Turns
 from . import fast
-from .base import MISSING, Encoding, Node, Observation, _as_action
+from .base import FLOAT32, INT8, MISSING, Encoding, Node, Observation, _as_action
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _VECTORS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))  # (dx, dy)
@@ -203,7 +203,7 @@ class DefianceEncoding(Encoding):
         turned = _TURNED
         for c, facing in turns.own:
             chunks[cells + c] = turned[facing]
-        return np.frombuffer(bytearray(b"".join(chunks)), np.int8)
+        return np.frombuffer(bytearray(b"".join(chunks)), INT8)
 
     def _what(self, node: Node, action: int) -> Any:
         chosen = node.pending
@@ -352,7 +352,7 @@ class DefianceEncoding(Encoding):
     def observation(self, node: Node, player: int) -> Observation:
         if fast.CORE is None:
             return super().observation(node, player)
-        out = np.empty(self.observation_shape, np.float32)  # every number is written
+        out = np.empty(self.observation_shape, FLOAT32)  # every number is written
         self.observe(node, player, out)
         return out
 

@@ -4,7 +4,7 @@ the pure Python below, which is the reference (the tests check that both agree).
 
 - ``group(plays, k)``: backgammon's legal plays by their ``k``-th single move ``(src, dst, die,
   hit)``: the actions ``(src - 1) * 6 + (die - 1)`` ascending, and for each its single move
-  and the plays that go on with it;
+  and the plays that go on with it (a tuple, in their order);
 - ``mask(actions, size)``: a ``bytearray`` of ``size`` bytes, 1 at each action.
 
 The helper also holds the General's whole step on packed positions (``general_setup``,
@@ -21,7 +21,7 @@ from typing import Any
 
 from ..games._compiled import compiled
 
-Groups = tuple[list[int], dict[int, tuple[Any, list[Any]]]]
+Groups = tuple[list[int], dict[int, tuple[Any, tuple[Any, ...]]]]
 
 
 def group_py(plays: Sequence[Any], k: int) -> Groups:
@@ -34,7 +34,7 @@ def group_py(plays: Sequence[Any], k: int) -> Groups:
             groups[step] = [play]
         else:
             found.append(play)
-    by_action = {step[0] * 6 + step[2] - 7: (step, found) for step, found in groups.items()}
+    by_action = {step[0] * 6 + step[2] - 7: (step, tuple(found)) for step, found in groups.items()}
     return sorted(by_action), by_action
 
 
@@ -51,7 +51,7 @@ def mask_py(actions: Sequence[int], size: int) -> bytearray:
 group: Callable[[Sequence[Any], int], Groups] = group_py
 mask: Callable[[Sequence[int], int], bytearray] = mask_py
 
-CORE = compiled("ludotheque.envs._cenvs", 4)
+CORE = compiled("ludotheque.envs._cenvs", 5)
 """The compiled helper (``_cenvs.c``), or ``None``."""
 if CORE is not None:
     group = CORE.group

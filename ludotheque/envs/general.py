@@ -51,6 +51,7 @@ from ..games.general.rules import GeneralState
 from ..games.general.rules import _make as _make_state
 from . import fast
 from .base import (
+    FLOAT32,
     MISSING,
     REPETITION,
     TERMINAL_PLAYER,
@@ -472,7 +473,7 @@ class GeneralEncoding(Encoding):
         write_observation(out, here.key, player, here.count, here.turns, self.max_turns)
 
     def observation(self, node: Node, player: int) -> Observation:
-        out = np.empty(SHAPE, np.float32)  # every number is written
+        out = np.empty(SHAPE, FLOAT32)  # every number is written
         here: Any = node
         write_observation(out, here.key, player, here.count, here.turns, self.max_turns)
         return out

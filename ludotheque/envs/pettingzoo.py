@@ -42,7 +42,7 @@ from pettingzoo.utils import (  # type: ignore[import-untyped, import-not-found,
 
 from ..core import IllegalMove
 from . import encoding as make_encoding
-from .base import CHANCE_PLAYER, Node
+from .base import CHANCE_PLAYER, INT8, Node
 
 AGENTS = ("player_0", "player_1")
 _PLAYER = {agent: i for i, agent in enumerate(AGENTS)}
@@ -138,7 +138,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if node.player == player and agent == self.agent_selection:
             mask = enc.action_mask(node)
         else:
-            mask = np.zeros(enc.num_actions, np.int8)
+            mask = np.zeros(enc.num_actions, INT8)
         return {"observation": enc.observation(node, player), "action_mask": mask}
 
     def step(self, action: Any) -> None:
