@@ -67,9 +67,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..core import Game, IllegalMove, State
+from ..games.backgammon.board import CHECKERS
 from ..games.backgammon.moves import Play
-from ..games.backgammon.rules import SIDES
-from ..games.backgammon.rules import _make as _make_state
+from ..games.backgammon.rules import _UNSET, SIDES, BackgammonState
+from ..games.backgammon.rules import _make as _engine_make
 from . import fast
 from .base import (
     CHANCE_PLAYER,
@@ -489,10 +490,31 @@ class BackgammonEncoding(Encoding):
         }
 
 
+_STATE_SLOTS = ("_game", "_white", "_black", "_side", "_dice", "_moves", "_outcome", "_stakes")
+"""The engine state's slots, in the order of ``_make``'s fields (then its two caches)."""
+
+_make_state: Any = _engine_make
+"""The engine's ``_make(game, white, black, side, dice, stakes)``: a state whose moves and
+outcome are not computed yet; the compiled helper's (one allocation, eight stores) when it was
+built and the state has exactly these slots."""
+if fast.CORE is not None and sorted(
+    name for cls in BackgammonState.__mro__ for name in getattr(cls, "__slots__", ())
+) == sorted(_STATE_SLOTS):
+    fast.CORE.backgammon_setup(
+        BackgammonState, tuple(BackgammonState.__dict__[n] for n in _STATE_SLOTS), _UNSET
+    )
+    _make_state = fast.CORE.backgammon_state
+
+
 def _played(state: Any, play: Play) -> State:
     """``state.play(play)`` for one of ``state.legal_moves()`` (the only plays the encoding
-    offers), without the engine's checks of a move from outside: the state after it."""
-    return state._after(play.mover_after, play.opponent_after)  # type: ignore[no-any-return]
+    offers), without the engine's checks of a move from outside: the state after it, as the
+    engine's ``_after`` makes it (the other side to roll, or nobody once the mover is off)."""
+    side = state._side
+    mover, opponent = play.mover_after, play.opponent_after
+    white, black = (mover, opponent) if side == 0 else (opponent, mover)
+    after = -1 if mover & 15 == CHECKERS else 1 - side
+    return _make_state(state._game, white, black, after, None, state._stakes)  # type: ignore[no-any-return]
 
 
 def _place(place: int) -> str:

@@ -9,9 +9,10 @@ the pure Python below, which is the reference (the tests check that both agree).
 
 The helper also holds the General's whole step on packed positions (``general_setup``,
 ``general_legal``, ``general_step``, ``general_observe``), whose references are in
-``envs/general.py``, and backgammon's and Defiance's observations (``backgammon_observe``,
+``envs/general.py``, backgammon's and Defiance's observations (``backgammon_observe``,
 ``defiance_observe``), whose references are ``observe_py`` of ``BackgammonEncoding`` and
-``DefianceEncoding`` (``envs/backgammon.py``, ``envs/defiance.py``).
+``DefianceEncoding`` (``envs/backgammon.py``, ``envs/defiance.py``), and backgammon's engine
+states made at once (``backgammon_setup``, ``backgammon_state``: the engine's ``_make``).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def mask_py(actions: Sequence[int], size: int) -> bytearray:
 group: Callable[[Sequence[Any], int], Groups] = group_py
 mask: Callable[[Sequence[int], int], bytearray] = mask_py
 
-CORE = compiled("ludotheque.envs._cenvs", 5)
+CORE = compiled("ludotheque.envs._cenvs", 6)
 """The compiled helper (``_cenvs.c``), or ``None``."""
 if CORE is not None:
     group = CORE.group
