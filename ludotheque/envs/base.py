@@ -279,6 +279,11 @@ class Encoding(ABC):
         """The next game when the episode goes on after the game of ``state`` ended."""
         return None
 
+    def _kept(self, state: State) -> State:
+        """``state`` as the history keeps it: itself by default; a game whose states cache
+        much (their legal moves) keeps an equal state without those caches."""
+        return state
+
     def _resets_history(self, before: State, after: State) -> bool:
         """True when no position before ``after`` can occur again (an irreversible move)."""
         return False
@@ -328,7 +333,7 @@ class Encoding(ABC):
             raise InvalidPosition(f"{state!r} is not a position of {self.game!r}")
         if self.repetition is None:
             return self._node(state, 0, (), None)
-        return self._node(state, 0, (hash(state),), (state, 1, None))
+        return self._node(state, 0, (hash(state),), (self._kept(state), 1, None))
 
     def legal_actions(self, node: Node) -> list[int]:
         """The legal actions of a decision node, ascending (none at chance and terminal nodes)."""
@@ -447,10 +452,11 @@ class Encoding(ABC):
         if self.repetition is None:
             return self._node(state, node.turns + 1, (), None)
         h = hash(state)
+        kept = self._kept(state)
         if self._resets_history(node.state, state):
-            return self._node(state, node.turns + 1, (h,), (state, 1, None))
+            return self._node(state, node.turns + 1, (h,), (kept, 1, None))
         seen = node.seen
-        return self._node(state, node.turns + 1, (*seen, h), push(seen, node.history, state, h))
+        return self._node(state, node.turns + 1, (*seen, h), push(seen, node.history, kept, h))
 
     def _mid_turn(self, node: Node, pending: Any) -> Node:
         """The node of the same side, same state, with more of the turn chosen."""

@@ -40,10 +40,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Game
+from ..core import Game, State
 from ..games.defiance import Action, CommandMove, Turn
 from ..games.defiance.moves import PLACE, ROTATE
 from ..games.defiance.rules import _UNSET
+from ..games.defiance.rules import _make as _make_state
 from ..games.defiance.turns import Turns
 from . import fast
 from .base import FLOAT32, INT8, MISSING, Encoding, Node, Observation, _as_action
@@ -124,6 +125,14 @@ class DefianceEncoding(Encoding):
     @property
     def max_game_length(self) -> int:
         return 2 * self.max_turns
+
+    def _kept(self, state: State) -> State:
+        """The position as the history keeps it: a state equal to ``state`` without the
+        engine's caches (its legal turns and their Command moves, the board after an action:
+        a hundred objects and more a position), which the positions of a long game would
+        otherwise keep alive (for the collector to walk through at every step)."""
+        s: Any = state
+        return _make_state(s._game, s._cells, s._pools, s._rebel, s._imperial, s._side)
 
     # -- actions ---------------------------------------------------------------------------
 

@@ -383,6 +383,25 @@ def _defiance_cycle(enc: Any) -> list[Node]:
     return nodes
 
 
+def test_defiance_history_keeps_the_positions_without_the_engines_caches() -> None:
+    """The positions kept for the repetition rule are the game's (equal, in order), without
+    the engine's caches of the states played (their turns, the board after an action); the
+    repetitions are still counted, and a draw declared at the third occurrence."""
+    from ludotheque.games.defiance.rules import _UNSET
+
+    enc: Any = encoding("defiance", "8x8")
+    nodes = _walk(enc, 3, 120)
+    played = [n.state for n in nodes if n.pending is None and not n.is_terminal]
+    assert all(s._moves is not _UNSET for s in played[:-1])  # their turns were listed
+    kept = nodes[-1].seen_states
+    assert list(kept) == [n.state for n in nodes if n.pending is None]
+    for state in kept:
+        assert state._moves is _UNSET and state._mid is _UNSET and state._counts is _UNSET
+    cycle = _defiance_cycle(enc)
+    assert [n.repetitions() for n in cycle[-4:]] == [1, 1, 1, 2]
+    assert pickle.loads(pickle.dumps(cycle[-3])).repetitions() == 1
+
+
 @pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
 @pytest.mark.parametrize("ruleset", ["8x8", "10x10"])
 @settings(max_examples=4, deadline=None)
