@@ -70,7 +70,8 @@ def test_refusals_illegal_and_out_of_turn(client: TestClient) -> None:
 
 
 def test_a_forced_pass_happens_on_its_own_and_says_why(client: TestClient) -> None:
-    _token, state = bg(client, position="W[bar,24x5,6x5] B[3x2] w 31")
+    # Black's checkers on its 13 always have a move, so the game cannot end on black's roll.
+    _token, state = bg(client, position="W[bar,24x5,6x5] B[13x3,3x2] w 31")
     first = state["history"][0]
     assert first["text"] == "pass" and first["side"] == "white"
     assert "24 is full" in first["note"] and "22 is blocked" in first["note"]
