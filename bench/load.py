@@ -11,7 +11,11 @@ offset within one interval so that the load is smooth; when a game ends it creat
 and goes on. With ``--urls`` the games are spread round robin over several server processes
 and each seat's WebSocket goes to the process after the one that created the game (stateless
 serving). ``--spawn [K]`` starts K ``python -m ludotheque serve`` processes itself on free
-ports and a temporary SQLite database (a fresh one for each run) and stops them at the end.
+ports and a temporary SQLite database (a fresh one for each run), or on ``--database URL``
+(PostgreSQL), with the per-address rate and connection limits off (every client here is one
+address), and stops them at the end. Servers given by ``--url``/``--urls`` must be started
+with those limits off (``LUDOTHEQUE_CREATE_PER_MINUTE=0 LUDOTHEQUE_MOVES_PER_MINUTE=0
+LUDOTHEQUE_CONNECTIONS_PER_ADDRESS=0``).
 
 After ``--warmup`` seconds, whose samples are discarded, it measures for ``--seconds``:
 
@@ -259,9 +263,22 @@ async def wait_ready(server: Spawned, seconds: float = 60.0) -> None:
     raise RuntimeError(f"the server at {server.url} did not answer within {seconds:g} s")
 
 
-async def spawn(count: int, folder: Path) -> list[Spawned]:
-    """``count`` servers on free ports sharing one SQLite database in ``folder``."""
-    database = folder / "load.sqlite3"
+UNLIMITED = {
+    "LUDOTHEQUE_CREATE_PER_MINUTE": "0",
+    "LUDOTHEQUE_MOVES_PER_MINUTE": "0",
+    "LUDOTHEQUE_CONNECTIONS_PER_ADDRESS": "0",
+}
+"""The per-address limits, off for spawned servers: every client of the bench is one address."""
+
+
+async def spawn(count: int, folder: Path, database_url: str | None = None) -> list[Spawned]:
+    """``count`` servers on free ports sharing one database: a fresh SQLite database in
+    ``folder``, or ``database_url`` (PostgreSQL for several processes); the per-address
+    limits off."""
+    where = ["--db", str(folder / "load.sqlite3")] if database_url is None else []
+    env = {**os.environ, **UNLIMITED}
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
     servers: list[Spawned] = []
     try:
         for i in range(count):
@@ -269,9 +286,9 @@ async def spawn(count: int, folder: Path) -> list[Spawned]:
             log = folder / f"server-{i}.log"
             with log.open("wb") as out:
                 process = subprocess.Popen(
-                    [sys.executable, "-m", "ludotheque", "serve", "--port", str(port),
-                     "--db", str(database)],
+                    [sys.executable, "-m", "ludotheque", "serve", "--port", str(port), *where],
                     cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                    env=env,
                 )  # fmt: skip
             servers.append(Spawned(process, f"http://127.0.0.1:{port}", log))
             await wait_ready(servers[-1])  # one at a time: the first one migrates the database
@@ -719,7 +736,7 @@ async def run_all(args: argparse.Namespace) -> tuple[Config, list[dict[str, Any]
     config: Config | None = None
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory(prefix="ludotheque-load-") as folder:
-            servers = await spawn(args.spawn, Path(folder)) if args.spawn else []
+            servers = await spawn(args.spawn, Path(folder), args.database) if args.spawn else []
             try:
                 urls = [s.url for s in servers] or args.urls or [args.url]
                 pids = [s.process.pid for s in servers] or args.pid
@@ -747,6 +764,10 @@ def main() -> None:
     where.add_argument(
         "--spawn", type=int, nargs="?", const=1, default=0, metavar="K",
         help="start K servers (default 1) on free ports and a temporary SQLite database",
+    )  # fmt: skip
+    parser.add_argument(
+        "--database", metavar="URL",
+        help="with --spawn: the servers' DATABASE_URL (e.g. PostgreSQL) instead of SQLite",
     )  # fmt: skip
     parser.add_argument(
         "--pid", type=int, action="append", default=[],
