@@ -108,6 +108,61 @@ def test_the_layout_is_gnubgs() -> None:
     ]
 
 
+
+def dropped_by_white() -> Record:
+    """A one-game match in which black doubles at once and white drops: white's Drops is the
+    last entry, on the left, and black wins."""
+    return Record.from_dict(
+        {
+            "game": "backgammon",
+            "ruleset": "match",
+            "start": MATCH.start(length=3).position(),  # type: ignore[call-arg]
+            "moves": ["24/18 13/9", "double", "drop"],
+            "chance": ["w6b4"],
+            "players": {"white": "W", "black": "B"},
+            "result": {"winner": "black", "reason": "dropped", "points": 1},
+        }
+    )
+
+
+def test_black_wins_on_whites_last_line() -> None:
+    """GNU Backgammon's layout: ``Wins`` in the right column of white's last line. On a line of
+    its own GNU Backgammon took white's drop for unfinished and scored the game at the offered
+    cube (4 points for a 2-point drop in a match seen by bench/gnubg_cube.py)."""
+    rec = dropped_by_white()
+    lines = mat.dumps([rec]).splitlines()
+    assert lines[lines.index(" 3 point match") + 2 :] == [
+        " Game 1",
+        f" {'W : 0':<31}B : 0",
+        f"  1) {'64: 24/18 13/9':<27} Doubles => 2",
+        f"  2) {' Drops':<27} Wins 1 point",
+        "",
+    ]
+    same_games([rec], mat.loads("\n".join(lines)).games)
+
+
+def test_gnubg_scores_a_drop_by_white_as_we_do(tmp_path: Path) -> None:
+    first = dropped_by_white()
+    second = first.next_game(seed="after")
+    assert second is not None
+    second.roll()
+    games = [first, second]
+    path = tmp_path / "drop.mat"
+    mat.write(path, games)
+    imported = run_gnubg(
+        """
+        gnubg.command(f"import mat {data[0]}")
+        result = gnubg.match()
+        """,
+        [str(path)],
+    )
+    assert len(imported["games"]) == 2
+    info = imported["games"][0]["info"]
+    assert (info["winner"], info["points-won"], info["resigned"]) == ("O", 1, False)
+    after = imported["games"][1]["info"]
+    assert (after["score-X"], after["score-O"]) == (0, 1)
+
+
 SAMPLE = """\
 ; [Site "written by hand after the format's description"]
 

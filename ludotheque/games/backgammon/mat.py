@@ -8,7 +8,8 @@ on the right, laid out as GNU Backgammon exports them (``%3d) %-27s``). A move i
 its checker moves in the mover's own numbering, one per die, ``25`` for the bar and ``0`` for
 off, ``*`` on a hit (``52: 13/8 13/11``, ``64: 25/15*``); a roll with no move is the roll
 alone. Cube actions are `` Doubles => 4``, `` Takes`` and `` Drops``; a game ends with
-``Wins 2 points`` in the winner's column — after no finishing move or dropped double, that
+``Wins 2 points`` in the winner's column (black's on white's last line when that line has no
+right-hand entry, as GNU Backgammon writes it) — after no finishing move or dropped double, that
 line is a resignation of what it says.
 
 ``dumps``/``write`` take the records of one match (or money session), in order; ``loads``/
@@ -111,13 +112,20 @@ def _game_lines(record: Record) -> list[str]:
                 open_line = f"{number:3d}) {'':<{_LEFT}} "
             out.append((open_line + text.strip()).rstrip())
             open_line = None
-    if open_line is not None:
-        out.append(open_line.rstrip())
     outcome = record.outcome()
     points = record.points()
     if outcome is not None and outcome.winner is not None and points is not None:
-        indent = 6 if outcome.winner == "white" else 34
-        out.append(f"{'':<{indent}}Wins {points} point{'s' if points != 1 else ''}")
+        wins = f"Wins {points} point{'s' if points != 1 else ''}"
+        if open_line is not None and outcome.winner == "black":
+            # in the right column of white's last line, as GNU Backgammon writes it: on a line
+            # of its own, it reads the line before as unfinished (a drop not taken as one)
+            out.append(open_line + wins)
+            return out
+        if open_line is not None:
+            out.append(open_line.rstrip())
+        out.append(f"{'':<{6 if outcome.winner == 'white' else 34}}{wins}")
+    elif open_line is not None:
+        out.append(open_line.rstrip())
     return out
 
 
