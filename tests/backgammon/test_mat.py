@@ -108,7 +108,6 @@ def test_the_layout_is_gnubgs() -> None:
     ]
 
 
-
 def dropped_by_white() -> Record:
     """A one-game match in which black doubles at once and white drops: white's Drops is the
     last entry, on the left, and black wins."""
