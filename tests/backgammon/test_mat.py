@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,23 +86,37 @@ def test_a_money_session_reads_back() -> None:
         total[0 if outcome.winner == "white" else 1] += game.points() or 0
 
 
-def test_the_layout_is_gnubgs() -> None:
-    """Two columns (``%3d) %-27s``), one step per die, 25 for the bar and 0 for off."""
-    state = MATCH.start(length=3)  # type: ignore[call-arg]
-    rec = Record.from_dict(
+def three_points(
+    moves: list[str], chance: list[str], result: dict[str, Any] | None = None
+) -> Record:
+    """A game of a 3-point match between W and B from these moves and rolls."""
+    return Record.from_dict(
         {
             "game": "backgammon",
             "ruleset": "match",
-            "start": state.position(),
-            "moves": ["24/18 13/9", "roll", "24/18 24/18 13/7* 13/7", "double", "take"],
-            "chance": ["w6b4", "66"],
+            "start": MATCH.start(length=3).position(),  # type: ignore[call-arg]
+            "moves": moves,
+            "chance": chance,
             "players": {"white": "W", "black": "B"},
+            "result": result,
         }
     )
+
+
+def first_game_lines(rec: Record) -> list[str]:
+    """The numbered lines of ``rec`` written alone, after its game's two heading lines."""
     lines = mat.dumps([rec]).splitlines()
-    assert lines[lines.index(" 3 point match") + 2 :] == [
-        " Game 1",
-        f" {'W : 0':<31}B : 0",
+    start = lines.index(" 3 point match") + 2
+    assert lines[start : start + 2] == [" Game 1", f" {'W : 0':<31}B : 0"]
+    return lines[start + 2 :]
+
+
+def test_the_layout_is_gnubgs() -> None:
+    """Two columns (``%3d) %-27s``), one step per die, 25 for the bar and 0 for off."""
+    rec = three_points(
+        ["24/18 13/9", "roll", "24/18 24/18 13/7* 13/7", "double", "take"], ["w6b4", "66"]
+    )
+    assert first_game_lines(rec) == [
         f"  1) {'64: 24/18 13/9':<27} 66: 24/18 24/18 13/7* 13/7",
         f"  2) {' Doubles => 2':<27} Takes",
         "",
@@ -111,17 +126,8 @@ def test_the_layout_is_gnubgs() -> None:
 def dropped_by_white() -> Record:
     """A one-game match in which black doubles at once and white drops: white's Drops is the
     last entry, on the left, and black wins."""
-    return Record.from_dict(
-        {
-            "game": "backgammon",
-            "ruleset": "match",
-            "start": MATCH.start(length=3).position(),  # type: ignore[call-arg]
-            "moves": ["24/18 13/9", "double", "drop"],
-            "chance": ["w6b4"],
-            "players": {"white": "W", "black": "B"},
-            "result": {"winner": "black", "reason": "dropped", "points": 1},
-        }
-    )
+    result = {"winner": "black", "reason": "dropped", "points": 1}
+    return three_points(["24/18 13/9", "double", "drop"], ["w6b4"], result)
 
 
 def test_black_wins_on_whites_last_line() -> None:
@@ -129,15 +135,12 @@ def test_black_wins_on_whites_last_line() -> None:
     its own GNU Backgammon took white's drop for unfinished and scored the game at the offered
     cube (4 points for a 2-point drop in a match seen by bench/gnubg_cube.py)."""
     rec = dropped_by_white()
-    lines = mat.dumps([rec]).splitlines()
-    assert lines[lines.index(" 3 point match") + 2 :] == [
-        " Game 1",
-        f" {'W : 0':<31}B : 0",
+    assert first_game_lines(rec) == [
         f"  1) {'64: 24/18 13/9':<27} Doubles => 2",
         f"  2) {' Drops':<27} Wins 1 point",
         "",
     ]
-    same_games([rec], mat.loads("\n".join(lines)).games)
+    same_games([rec], mat.loads(mat.dumps([rec])).games)
 
 
 def test_gnubg_scores_a_drop_by_white_as_we_do(tmp_path: Path) -> None:

@@ -70,18 +70,18 @@ def test_backgammon_turns_are_numbered_with_the_roll_beside_its_play(
         expect(page.locator("#move-list .ply.move")).to_have_count(2)
     expect(black.locator(".ply")).to_have_count(2)
     # the roll and its play on one line: "64: 24/18 13/9"
-    roll, play = (
-        black.locator(".ply.chance").bounding_box(),
-        black.locator(".ply.move button").bounding_box(),  # a pass: its word, not its note
-    )
-    assert roll and play and abs(roll["y"] - play["y"]) < 4 and roll["x"] < play["x"]
+    button = black.locator(".ply.move button")  # a pass: its word, not its note
+
+    def beside() -> bool:
+        roll, play = black.locator(".ply.chance").bounding_box(), button.bounding_box()
+        return bool(roll and play and abs(roll["y"] - play["y"]) < 4 and roll["x"] < play["x"])
+
+    assert beside()
     # a long play (doubles, four steps) still starts beside its roll: it wraps inside itself
-    button = black.locator(".ply.move button")
     if not black.locator(".ply.move .note").count():
         text = button.inner_text()
         button.evaluate("(b) => { b.textContent = 'bar/22 22/19* 19/16 16/13 13/10 10/7'; }")
-        roll, play = black.locator(".ply.chance").bounding_box(), button.bounding_box()
-        assert roll and play and abs(roll["y"] - play["y"]) < 4 and roll["x"] < play["x"]
+        assert beside()
         button.evaluate("(b, t) => { b.textContent = t; }", text)
     expect(turns).to_have_count(2)
     expect(turns.nth(1).locator(".num")).to_have_text("2.")

@@ -114,19 +114,16 @@ def _game_lines(record: Record) -> list[str]:
             open_line = None
     outcome = record.outcome()
     points = record.points()
-    if outcome is not None and outcome.winner is not None and points is not None:
-        wins = f"Wins {points} point{'s' if points != 1 else ''}"
-        if open_line is not None and outcome.winner == "black":
-            # in the right column of white's last line, as GNU Backgammon writes it: on a line
-            # of its own, it reads the line before as unfinished (a drop not taken as one)
-            out.append(open_line + wins)
-            return out
-        if open_line is not None:
-            out.append(open_line.rstrip())
-        out.append(f"{'':<{6 if outcome.winner == 'white' else 34}}{wins}")
-    elif open_line is not None:
+    if outcome is None or outcome.winner is None or points is None:
+        return out if open_line is None else [*out, open_line.rstrip()]
+    wins = f"Wins {points} point{'s' if points != 1 else ''}"
+    if open_line is not None and outcome.winner == "black":
+        # in the right column of white's last line, as GNU Backgammon writes it: on a line of
+        # its own, it reads the line before as unfinished (a drop not taken as one)
+        return [*out, open_line + wins]
+    if open_line is not None:
         out.append(open_line.rstrip())
-    return out
+    return [*out, f"{'':<{6 if outcome.winner == 'white' else 34}}{wins}"]
 
 
 def dumps(
