@@ -118,6 +118,12 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         context.close()
 
 
+def forced_plays_by_hand(page: Page) -> None:
+    """What the backgammon page's "Forced plays by hand" button keeps in the browser: a test that
+    makes a forced play itself is then not raced by the page making it after its pause."""
+    page.add_init_script("localStorage.setItem('ludotheque.forced', 'off')")
+
+
 def shot(page: Page, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Server, open_game, shot
+from tests.browser.conftest import Server, forced_plays_by_hand, open_game, shot
 
 
 def start(page: Page, server: Server, position: str = "", mode: str = "local",
@@ -105,6 +105,8 @@ def test_a_checker_that_can_use_either_die_asks_which(
     server: Server, new_page: Callable[..., Page]
 ) -> None:
     page = new_page()
+    # (a checker that may use either die is always in a forced play: the player makes it here)
+    forced_plays_by_hand(page)
     # 54 with nothing above the 3-point: a checker there bears off with the 5 or with the 4
     start(page, server, "W[3x5,2x5,1x5] B[6x3,5x2] w 54")
     point(page, "3")
@@ -227,4 +229,54 @@ def test_the_only_legal_play_is_made_by_itself(
     expect(page.locator("#message")).to_contain_text("Only one play is possible")
     # nobody clicks: after a short pause it is played, and the game goes on (or ends)
     expect(page.locator("#move-list .ply.move")).to_have_count(1, timeout=5000)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_forced_plays_can_be_left_to_the_player(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    start(page, server)
+    toggle = page.locator("#forced-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_have_text("Forced plays by themselves")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(toggle).to_have_text("Forced plays by hand")
+    # kept in this browser: the next game's only play waits for the player, who is told it
+    start(page, server, "W[3x1,1x1] B[6x5,5x5,4x5] w 21")
+    expect(page.locator("#forced-toggle")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#message")).to_contain_text("Only one play is possible: 3/2 2/off")
+    page.wait_for_timeout(2000)
+    expect(page.locator("#move-list .ply.move")).to_have_count(0)
+    shot(page, "backgammon-forced-by-hand")
+    page.fill("#move-input", "3/2 2/off")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-list .ply.move")).to_have_count(1)
+    # and back: by itself again
+    page.locator("#forced-toggle").click()
+    expect(page.locator("#forced-toggle")).to_have_attribute("aria-pressed", "true")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_player_who_starts_a_forced_play_finishes_it(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    # the page waits on its own pause (a slow machine may take longer than it to click)
+    page.add_init_script(
+        "window.setTimeout = ((f) => (cb, ms, ...a) => f(cb, ms === 900 ? 4000 : ms, ...a))"
+        "(window.setTimeout)"
+    )
+    start(page, server, "W[3x1,1x1] B[6x5,5x5,4x5] w 21")
+    expect(page.locator("#message")).to_contain_text("Only one play is possible")
+    point(page, "3")
+    point(page, "1")
+    expect(page.locator("#turn-undo")).to_be_visible()
+    page.wait_for_timeout(5000)  # past the pause: nothing was sent behind the player's back
+    expect(page.locator("#move-list .ply.move")).to_have_count(0)
+    expect(page.locator("#turn-done")).to_be_disabled()
+    point(page, "1")  # a checker that can only bear off goes off at once
+    page.click("#turn-done")
+    expect(page.locator("#move-list .ply.move").first).to_have_text("3/2 2/off")
     assert not page.errors  # type: ignore[attr-defined]

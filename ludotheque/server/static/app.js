@@ -41,6 +41,7 @@ function ask(message) {
 }
 
 function onTurn({ canFinish, canUndo, hidden, labels }) {
+  if (canUndo) cancelForced(); // the player moves checkers: the turn is theirs to make
   $("turn-controls").hidden = Boolean(hidden);
   $("turn-done").disabled = !canFinish;
   // only while part of a turn can be taken back: never beside the panel's Undo for nothing
@@ -191,17 +192,43 @@ function submit(notation) {
 }
 
 // Backgammon: a play that is the only legal one is made by itself, after a pause to be seen
-// (backgammon servers do the same); the player may still look at the board meanwhile.
+// (backgammon servers do the same), once per turn: not if the player chose to make such plays
+// by hand (kept in this browser), nor once they start moving checkers during the pause.
+const FORCED_KEY = "ludotheque.forced";
+const forcedByItself = () => localStorage.getItem(FORCED_KEY) !== "off";
 let forcedTimer = null;
+let forcedPly = null; // the ply whose only play was announced
 function playForced() {
-  if (gameName !== "backgammon" || snap.legal.length !== 1 || forcedTimer !== null) return;
+  if (gameName !== "backgammon" || snap.legal.length !== 1 || forcedPly === snap.ply) return;
   const ply = snap.ply;
   const only = snap.legal[0];
+  forcedPly = ply;
   say(t("bg.forced", { play: only }));
+  if (!forcedByItself()) return;
   forcedTimer = setTimeout(() => {
     forcedTimer = null;
-    if (snap && snap.ply === ply && snap.can_move && !pending) submit(only);
+    const now = snap && snap.ply === ply && snap.can_move && !pending;
+    if (!now || !submit(only)) forcedPly = null; // not sent: announced again when it can be
   }, 900);
+}
+
+function cancelForced() {
+  if (forcedTimer !== null) clearTimeout(forcedTimer);
+  forcedTimer = null;
+}
+
+const forcedToggle = $("forced-toggle");
+if (forcedToggle) {
+  const show = () => {
+    forcedToggle.setAttribute("aria-pressed", String(forcedByItself()));
+    forcedToggle.textContent = t(forcedByItself() ? "prefs.forced" : "prefs.forced_off");
+  };
+  forcedToggle.addEventListener("click", () => {
+    localStorage.setItem(FORCED_KEY, forcedByItself() ? "off" : "on");
+    if (!forcedByItself()) cancelForced();
+    show();
+  });
+  show();
 }
 
 function say(text, isError = false) {
