@@ -3,10 +3,13 @@ as wins), through the PyPI package ``gnubg`` (bench only: never a dependency of 
 
     python bench/gnubg_match.py --games 1000 --agent hard --jobs 2 --seed 1
     python bench/gnubg_match.py --games 400 --agent bg:1 --network run1/net-100000.npz
+    python bench/gnubg_match.py --games 1000 --agent bg:3 --progress bg3.jsonl  # resumable
 
 ``--agent`` is a level (``easy``, ``medium``, ``hard``), an algorithm name, ``bg:PLIES[:BEAM]``
 (the backgammon player with that search) or ``expectimax:PLIES:BEAM[:SECONDS]``; ``--network``
-evaluates with another network file than the shipped one (to measure a training checkpoint).
+evaluates with another network file than the shipped one (to measure a training checkpoint);
+``--progress FILE`` appends each finished game to FILE (one JSON line) and, when started again
+with the same FILE, plays only the games that are not in it yet, so a long match resumes.
 
 gnubg 1.1.0a16 cuts a move tuple at its first bear-off; such a partial move is completed by
 matching it against our legal plays (and, if several plays complete it, by gnubg's own 0-ply
@@ -16,10 +19,11 @@ evaluation of their results).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -135,8 +139,8 @@ def use_network(path: str | None) -> None:
         network.shipped = lambda: net  # type: ignore[assignment]
 
 
-def play_game(args: tuple[int, str, int]) -> tuple[bool, str, int]:
-    """One game: (our side won, our side, turns)."""
+def play_game(args: tuple[int, str, int]) -> tuple[int, bool, str, int]:
+    """One game: (its index, our side won, our side, turns)."""
     index, agent_name, seed = args
     rng = random.Random(seed * 100_003 + index)
     ours = "white" if index % 2 == 0 else "black"
@@ -154,7 +158,7 @@ def play_game(args: tuple[int, str, int]) -> tuple[bool, str, int]:
         turns += 1
     outcome = state.outcome()
     assert outcome is not None
-    return outcome.winner == ours, ours, turns
+    return index, outcome.winner == ours, ours, turns
 
 
 def main() -> None:
@@ -164,27 +168,46 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--network", help="a network file to use instead of the shipped one")
+    parser.add_argument("--progress", help="a JSON-lines file of finished games, to resume from")
     args = parser.parse_args()
     start = time.perf_counter()
-    wins = 0
-    done = 0
-    by_side = {"white": [0, 0], "black": [0, 0]}
-    work = [(i, args.agent, args.seed) for i in range(args.games)]
+    results: dict[int, tuple[bool, str]] = {}
+    if args.progress and Path(args.progress).exists():
+        for line in Path(args.progress).read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                if row["agent"] == args.agent and row["seed"] == args.seed:
+                    results[row["index"]] = (row["won"], row["side"])
+        print(f"{len(results)} games already played, from {args.progress}")
+    log = open(args.progress, "a") if args.progress else None  # noqa: SIM115
+    work = [(i, args.agent, args.seed) for i in range(args.games) if i not in results]
     with ProcessPoolExecutor(
         max_workers=args.jobs, initializer=use_network, initargs=(args.network,)
     ) as pool:
-        for won, side, _ in pool.map(play_game, work, chunksize=4):
-            done += 1
-            wins += won
-            by_side[side][0] += won
-            by_side[side][1] += 1
+        for future in as_completed([pool.submit(play_game, w) for w in work]):
+            index, won, side, turns = future.result()
+            results[index] = (won, side)
+            if log is not None:
+                row = {"agent": args.agent, "seed": args.seed, "index": index}
+                log.write(json.dumps({**row, "won": won, "side": side, "turns": turns}) + "\n")
+                log.flush()
+            done = sum(1 for i in results if i < args.games)
             if done % 20 == 0 or done == args.games:
+                wins = sum(won for i, (won, _) in results.items() if i < args.games)
                 low, high = wilson(wins, done)
                 print(
                     f"\r{done}/{args.games} games: {wins / done:.1%} [{low:.1%}, {high:.1%}]",
                     end="",
                     flush=True,
                 )
+    if log is not None:
+        log.close()
+    played = {i: r for i, r in results.items() if i < args.games}
+    wins = sum(won for won, _ in played.values())
+    by_side = {"white": [0, 0], "black": [0, 0]}
+    for won, side in played.values():
+        by_side[side][0] += won
+        by_side[side][1] += 1
     print()
     low, high = wilson(wins, args.games)
     elapsed = time.perf_counter() - start
@@ -194,7 +217,7 @@ def main() -> None:
     print(f"  our wins: {wins} = {wins / args.games:.1%}, 95% interval [{low:.1%}, {high:.1%}]")
     for side, (w, n) in by_side.items():
         print(f"  as {side}: {w}/{n}")
-    print(f"  {elapsed:.0f} s")
+    print(f"  {elapsed:.0f} s in this run")
 
 
 if __name__ == "__main__":
