@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ludotheque
 from ludotheque import IllegalMove
@@ -157,3 +159,74 @@ def test_ansi_render_draws_the_terminal_board(game: str, ruleset: str | None) ->
         assert quiet.render() is None
     with pytest.raises(ValueError, match="render_mode"):
         envs.env(game, ruleset, render_mode="human")
+
+
+def _trace(env: Any, choices: list[int], seed: int) -> list[Any]:
+    """What an agent sees stepping ``env`` with ``choices``: each a legal action (by its rank
+    in the mask), or now and then an illegal one; every error is recorded and the game goes on."""
+    seen: list[Any] = []
+    env.reset(seed=seed)
+    for choice in choices:
+        if not env.agents:
+            break
+        observation, reward, terminated, truncated, info = env.last()
+        seen.append(
+            (
+                env.agent_selection,
+                reward,
+                terminated,
+                truncated,
+                info,
+                observation["observation"].tobytes(),
+                observation["action_mask"].tobytes(),
+            )
+        )
+        legal = np.flatnonzero(observation["action_mask"])
+        if terminated or truncated:
+            action: Any = None
+        elif choice < 0:
+            action = choice  # out of the action space
+        elif choice % 7 == 0:
+            action = int(np.flatnonzero(observation["action_mask"] == 0)[0])  # illegal
+        else:
+            action = int(legal[choice % len(legal)])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                env.step(action)
+                seen.append(("ok", dict(env.rewards), [str(w.message) for w in caught]))
+            except Exception as error:  # what the agent would see
+                seen.append((type(error).__name__, str(error)))
+    return seen
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    game=st.sampled_from([("general", None), ("backgammon", "standard"), ("defiance", "8x8")]),
+    choices=st.lists(st.integers(min_value=-1, max_value=60), min_size=1, max_size=60),
+    seed=st.integers(0, 50),
+)
+def test_env_checks_as_pettingzoo_wrappers_do(
+    game: tuple[str, str | None], choices: list[int], seed: int
+) -> None:
+    """``env()`` checks order, bounds and legality itself; an agent sees exactly what
+    PettingZoo's own three wrappers show it (the same errors, warnings, rewards and ends)."""
+    ours = _trace(envs.env(*game), choices, seed)
+    theirs = _trace(envs.wrap(envs.raw_env(*game)), choices, seed)
+    assert ours == theirs
+
+
+def test_env_refuses_calls_before_reset_and_steps_outside_its_space() -> None:
+    env = envs.env("general")
+    for name in ("agents", "num_agents", "rewards", "agent_selection", "infos"):
+        with pytest.raises(AttributeError):
+            getattr(env, name)
+    for call in (lambda: env.step(1), lambda: env.observe("player_0"), env.agent_iter):
+        with pytest.raises(AssertionError, match="reset"):
+            call()
+    env.reset(seed=0)
+    with pytest.raises(AssertionError, match="action space"):
+        env.step(env.action_space("player_0").n)
+    with pytest.raises(AssertionError, match="step"):
+        for _ in env.agent_iter():  # the loop never steps
+            pass
