@@ -53,7 +53,9 @@ class ComputerPool:
     def close(self) -> None:
         """Stop the processes and wait for them (so that no semaphore is left behind)."""
         processes = list(getattr(self.pool, "_processes", {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.kill()
             process.join(5)
+        # waiting lets the pool's thread end and the pool drop its queues now: their
+        # semaphores are unlinked before uvicorn re-raises SIGTERM (which skips atexit)
+        self.pool.shutdown(wait=True, cancel_futures=True)
