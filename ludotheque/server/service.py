@@ -39,6 +39,7 @@ from .engine_words import french
 from .people import Person
 from .pglog import Append, PgLog, Refused
 from .settings import Settings
+from .sqlitelog import SqliteLog
 
 log = logging.getLogger("ludotheque.service")
 
@@ -231,12 +232,17 @@ class GameService:
         if bind is not None and bind.dialect.name == "postgresql":
             url = bind.url.set(drivername="postgresql")
             self.pglog = PgLog(url.render_as_string(hide_password=False))
+        self.sqlitelog: SqliteLog | None = None
+        if bind is not None and sqlite and isinstance(self.bus, MemoryBus):
+            self.sqlitelog = SqliteLog(bind)
 
     async def run_db(self, fn: Callable[[], T]) -> T:
         """Run database work in a thread, so that the event loop never waits on it."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn)
 
     def close(self) -> None:
+        if self.sqlitelog is not None:  # its connection goes back in the thread that used it
+            self.executor.submit(self.sqlitelog.close)
         self.executor.shutdown(wait=False)
 
     async def aclose(self) -> None:
@@ -716,6 +722,15 @@ class GameService:
             change = self._summary(session, events)
             try:
                 await self.pglog.append(change)
+            except Refused:
+                raise Conflict from None
+            self._stored(session, events, change.wakes_workers)
+            return
+        if before is None and after is None and self.sqlitelog is not None:
+            # the hot path on SQLite: a few plain statements in the database thread
+            change, log = self._summary(session, events), self.sqlitelog
+            try:
+                await self.run_db(lambda: log.append(change))
             except Refused:
                 raise Conflict from None
             self._stored(session, events, change.wakes_workers)
