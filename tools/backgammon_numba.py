@@ -13,9 +13,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ludotheque.games.backgammon.network import escape_table
+
 RAW = 96
 SIDE = RAW + 8
 INPUTS = 2 * SIDE + 2
+EXTRA = 5  # the second encoding's further inputs of a side (see ``network``)
+SIDE2 = SIDE + EXTRA
+INPUTS2 = 2 * SIDE2 + 2
 OUTPUTS = 5
 CAPACITY = 4096  # positions kept per level of the play search (the most found is ~1,500)
 
@@ -42,6 +47,9 @@ def roll_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 DICE, WEIGHT, REACH = roll_table()
+
+
+ESCAPES = escape_table()  # the package's own table (numba takes it as a constant)
 
 
 # -- legal plays ---------------------------------------------------------------------------------
@@ -303,16 +311,127 @@ def _side(own: np.ndarray, other: np.ndarray, x: np.ndarray, o: int, weight: np.
     x[o + RAW + 7] = home / 6.0
 
 
+FULL = np.int64(0x1FFFFFE)  # bits 1-24: the points
+
+
+@njit(cache=True)
+def _hits(own: np.ndarray, other: np.ndarray) -> tuple[float, float]:
+    """The chance that ``other`` can hit a blot of ``own`` with its next roll, landing only on
+    open points on the way and entering from its bar first, and the pips ``own`` loses by the
+    worst such hit on average (out of 24), both over the 21 rolls (``network.hit_chances``).
+    Sets of points are bits (bit b for own point b)."""
+    openp = np.int64(0)
+    blots = np.int64(0)
+    src = np.int64(0)
+    one = np.int64(1)
+    for b in range(1, 25):
+        if own[b] < 2:
+            openp |= one << b
+        if own[b] == 1:
+            blots |= one << b
+        if other[25 - b] > 0:
+            src |= one << b
+    if blots == 0:
+        return 0.0, 0.0
+    bar = other[25]
+    chance = 0.0
+    loss = 0.0
+    for k in range(21):
+        d1 = np.int64(DICE[k, 0])
+        d2 = np.int64(DICE[k, 1])
+        reach = np.int64(0)
+        if d1 == d2:
+            d = d1
+            steps = 4
+            cur = src
+            if bar > 0:
+                if (openp >> d) & 1 == 0:
+                    continue
+                reach = one << d
+                steps = 4 - bar if bar < 4 else 0
+                cur = src | (one << d)
+            for _ in range(steps):
+                moved = (cur << d) & FULL
+                reach |= moved
+                cur = moved & openp
+        elif bar >= 2:
+            reach = ((one << d1) | (one << d2)) & openp
+        elif bar == 1:
+            for i in range(2):
+                di = d1 if i == 0 else d2
+                dj = d2 if i == 0 else d1
+                if (openp >> di) & 1:
+                    reach |= (one << di) | (one << (di + dj)) | ((src << dj) & FULL)
+        else:
+            a = (src << d1) & FULL
+            c = (src << d2) & FULL
+            reach = (a | c | ((a & openp) << d2) | ((c & openp) << d1)) & FULL
+        hit = reach & blots
+        if hit != 0:
+            lowest = 1
+            while (hit >> lowest) & 1 == 0:
+                lowest += 1
+            w = 1.0 if d1 == d2 else 2.0
+            chance += w / 36.0
+            loss += w / 36.0 * (25 - lowest)
+    return chance, loss / 24.0
+
+
+@njit(cache=True)
+def _escapes(blocked: np.int64, p: int) -> int:
+    """Rolls (of 36) that carry a checker at ``p`` past the blocked points (bits of
+    ``blocked``, own numbering) among the twelve in front of it."""
+    pattern = (blocked >> (p - 12)) & 4095 if p >= 12 else (blocked << (12 - p)) & 4095
+    return ESCAPES[pattern]
+
+
+@njit(cache=True)
+def _extra(own: np.ndarray, other: np.ndarray, x: np.ndarray, o: int) -> None:
+    """The second encoding's inputs of ``own`` against ``other``: its blocking-aware shot
+    chance (in place of the first encoding's) and, after the first encoding's side, the pips
+    lost to a hit, the escapes of its rearmost checker, the other side's containment of its
+    back area, the pips to break contact and the chance to dance from the bar."""
+    chance, loss = _hits(own, other)
+    x[o + RAW + 4] = chance
+    e = o + SIDE
+    x[e] = loss
+    blocked = np.int64(0)
+    for b in range(1, 25):
+        if other[25 - b] >= 2:
+            blocked |= np.int64(1) << b
+    rear = _rearmost(own)
+    x[e + 1] = _escapes(blocked, rear) / 36.0 if rear > 0 else 1.0
+    least = 36
+    for p in range(13, 25):
+        least = min(least, _escapes(blocked, p))
+    x[e + 2] = least / 36.0
+    front = 25 - _rearmost(other)  # the other side's rearmost checker, in own numbering
+    pips = 0
+    for p in range(front + 1, 26):
+        pips += own[p] * (p - front)
+    x[e + 3] = pips / 152.0 if _rearmost(other) > 0 else 0.0
+    made = 0
+    for q in range(1, 7):
+        if other[q] >= 2:
+            made += 1
+    x[e + 4] = (made / 6.0) ** 2
+
+
 @njit(cache=True)
 def encode(on_roll: np.ndarray, other: np.ndarray, x: np.ndarray, weight: np.ndarray,
            reach: np.ndarray) -> None:  # fmt: skip
-    """The network's inputs (the same as ``network.encode_counts``) into ``x``."""
+    """The network's inputs (the same as ``network.encode_counts``) into ``x``: the first
+    encoding when ``x`` has ``INPUTS`` places, the second when it has ``INPUTS2``."""
+    side = SIDE if x.shape[0] == INPUTS else SIDE2
     _side(on_roll, other, x, 0, weight, reach)
-    _side(other, on_roll, x, SIDE, weight, reach)
-    x[2 * SIDE] = 1.0 if _rearmost(on_roll) + _rearmost(other) >= 25 else 0.0
+    _side(other, on_roll, x, side, weight, reach)
+    if side == SIDE2:
+        _extra(on_roll, other, x, 0)
+        _extra(other, on_roll, x, side)
+    x[2 * side] = 1.0 if _rearmost(on_roll) + _rearmost(other) >= 25 else 0.0
     mine = _pips(on_roll)
     theirs = _pips(other)
-    x[2 * SIDE + 1] = (theirs - mine) / (mine + theirs + 1.0)
+    x[2 * side + 1] = (theirs - mine) / (mine + theirs + 1.0)
 
 
 # -- the network ----------------------------------------------------------------------------
@@ -528,8 +647,8 @@ def choose(me: np.ndarray, opp: np.ndarray, high: int, low: int, cap: int, w1: n
     return best_kind
 
 
-def buffers(hidden: int) -> tuple:
-    """Scratch arrays for ``choose``."""
+def buffers(hidden: int, inputs: int = INPUTS) -> tuple:
+    """Scratch arrays for ``choose`` (``inputs``: the encoding's size)."""
     return (
         np.zeros((CAPACITY, 26), dtype=np.int8),
         np.zeros((CAPACITY, 26), dtype=np.int8),
@@ -538,7 +657,7 @@ def buffers(hidden: int) -> tuple:
         np.zeros(CAPACITY * 8, dtype=np.int64),
         np.zeros(16384, dtype=np.int64),
         np.zeros(CAPACITY * 8, dtype=np.int64),
-        np.zeros(INPUTS),
+        np.zeros(inputs),
         np.zeros(hidden),
         np.zeros(OUTPUTS),
         np.zeros(OUTPUTS),
@@ -556,7 +675,7 @@ def train_games(games: int, seed: int, alpha: float, lam: float, cap_share: floa
     number of positions learnt from and their mean squared error."""
     np.random.seed(seed)
     max_plies = 1000
-    xs = np.zeros((max_plies, INPUTS))
+    xs = np.zeros((max_plies, w1.shape[0]))
     nexts = np.zeros((max_plies, OUTPUTS))  # the estimate of the position after, its roller's view
     final = np.zeros(OUTPUTS)
     target = np.zeros(OUTPUTS)
@@ -611,8 +730,8 @@ def train_games(games: int, seed: int, alpha: float, lam: float, cap_share: floa
 def play_match(games: int, seed: int, wa1: np.ndarray, ba1: np.ndarray, wa2: np.ndarray,
                ba2: np.ndarray, wb1: np.ndarray, bb1: np.ndarray, wb2: np.ndarray,
                bb2: np.ndarray, rolls: np.ndarray, first: np.ndarray, binom: np.ndarray,
-               bufs: tuple, z: np.ndarray, weight: np.ndarray, reach: np.ndarray,
-               start: np.ndarray) -> tuple[int, float]:  # fmt: skip
+               bufs: tuple, bufs_b: tuple, z: np.ndarray, weight: np.ndarray,
+               reach: np.ndarray, start: np.ndarray) -> tuple[int, float]:  # fmt: skip
     """Network A against network B, one ply each, cubeless, games counted as wins; A starts
     every other game and the two games of a pair share their dice. Returns A's wins and A's
     points per game at money play without cube (gammons 2, backgammons 3)."""
@@ -642,7 +761,7 @@ def play_match(games: int, seed: int, wa1: np.ndarray, ba1: np.ndarray, wa2: np.
                               bufs, z, weight, reach, True, chosen)  # fmt: skip
             else:
                 kind = choose(me, opp, high, low, 0, wb1, bb1, wb2, bb2, rolls, first, binom,
-                              bufs, z, weight, reach, True, chosen)  # fmt: skip
+                              bufs_b, z, weight, reach, True, chosen)  # fmt: skip
             t += 1
             if kind == 1:
                 won = is_a

@@ -80,11 +80,11 @@ def train(args: argparse.Namespace) -> None:
         net = (
             Network.load(args.start)
             if args.start
-            else Network.random(args.hidden, np.random.default_rng(args.seed))
+            else Network.random(args.hidden, np.random.default_rng(args.seed), args.inputs)
         )
     w1, b1, w2, b2 = _weights(net)
     rolls, first, binom = database()
-    bufs = K.buffers(w1.shape[1])
+    bufs = K.buffers(w1.shape[1], w1.shape[0])
     chunk = args.chunk
     while state["games"] < args.games:
         done = state["games"]
@@ -115,9 +115,9 @@ def train(args: argparse.Namespace) -> None:
 def versus(a: Network, b: Network, games: int, seed: int) -> tuple[float, float]:
     """A's share of wins against B and A's points per game (money, no cube), one ply ahead."""
     rolls, first, binom = database()
-    bufs = K.buffers(max(a.hidden_units, b.hidden_units))
     wins, points = K.play_match(
-        games, seed, *_weights(a), *_weights(b), rolls, first, binom, bufs,
+        games, seed, *_weights(a), *_weights(b), rolls, first, binom,
+        K.buffers(a.hidden_units, a.w1.shape[0]), K.buffers(b.hidden_units, b.w1.shape[0]),
         K.ZOBRIST, K.WEIGHT, K.REACH, START,
     )  # fmt: skip
     return wins / games, points
@@ -128,7 +128,7 @@ def check(positions: int, seed: int) -> None:
     rng = random.Random(seed)
     bufs = K.buffers(8)
     out_me, out_opp, work, table, used, table2, used2 = bufs[:7]
-    x = np.zeros(K.INPUTS)
+    xs = [np.zeros(K.INPUTS), np.zeros(K.INPUTS2)]
     checked = 0
     while checked < positions:
         me, opp = _random_position(rng)
@@ -147,11 +147,13 @@ def check(positions: int, seed: int) -> None:
                  for i in range(n)}  # fmt: skip
         if found != expected or n != len(expected):
             raise SystemExit(f"plays differ for {me} {opp} {high}{low} cap {cap}")
-        K.encode(a, b, x, K.WEIGHT, K.REACH)
-        want = encode([B.pack(dict(enumerate(me)))], [B.pack(dict(enumerate(opp)))])[0]
-        if not np.allclose(x, want, atol=1e-12):
-            bad = np.nonzero(~np.isclose(x, want, atol=1e-12))[0]
-            raise SystemExit(f"inputs differ at {bad.tolist()} for {me} {opp}")
+        for x in xs:
+            K.encode(a, b, x, K.WEIGHT, K.REACH)
+            packed = [B.pack(dict(enumerate(me)))], [B.pack(dict(enumerate(opp)))]
+            want = encode(*packed, inputs=len(x))[0]
+            if not np.allclose(x, want, atol=1e-12):
+                bad = np.nonzero(~np.isclose(x, want, atol=1e-12))[0]
+                raise SystemExit(f"inputs differ at {bad.tolist()} for {me} {opp}")
         checked += 1
     print(f"{checked} positions: the kernels agree with the engine")
 
@@ -181,6 +183,7 @@ def main() -> None:
     t.add_argument("--dir", type=Path, required=True)
     t.add_argument("--games", type=int, default=1_000_000)
     t.add_argument("--hidden", type=int, default=128)
+    t.add_argument("--inputs", type=int, default=K.INPUTS2, help="the encoding's size")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--alpha", type=float, default=0.02)
     t.add_argument("--alpha-end", type=float, default=0.002)

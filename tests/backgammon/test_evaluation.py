@@ -19,8 +19,11 @@ from ludotheque.games.backgammon import bearoff, equity, met
 from ludotheque.games.backgammon import board as B
 from ludotheque.games.backgammon.network import (
     INPUTS,
+    INPUTS2,
     Network,
     encode,
+    escape_table,
+    hit_chances,
     outcome_chances,
     shot_chance,
     unpack_many,
@@ -93,6 +96,153 @@ def test_inputs_are_as_described(text: str) -> None:
     got = encode([white], [black])[0]
     assert got.shape == (INPUTS,)
     assert np.allclose(got, plain_inputs(B.unpack(white), B.unpack(black)))
+
+
+def plain_hits(own: list[int], other: list[int]) -> tuple[float, float]:
+    """The second encoding's shot chance and pip loss, roll by roll and checker by checker:
+    ``other`` lands only on open points on the way and enters from its bar first."""
+    open_ = [p == 0 or own[p] < 2 for p in range(25)] + [True] * 30
+    sources = [a for a in range(1, 25) if other[25 - a] > 0]
+    bar = other[25]
+    chance = loss = 0.0
+    for high, low in ROLLS:
+        reach: set[int] = set()
+        if high == low:
+            d = high
+            starts, steps = list(sources), 4
+            if bar:
+                if not open_[d]:
+                    continue
+                reach.add(d)
+                starts, steps = [*sources, d], max(4 - bar, 0)
+            for a in starts:
+                at = a
+                for _ in range(steps):
+                    at += d
+                    if at > 24:
+                        break
+                    reach.add(at)
+                    if not open_[at]:
+                        break
+        elif bar >= 2:
+            reach = {d for d in (high, low) if open_[d]}
+        elif bar == 1:
+            for di, dj in ((high, low), (low, high)):
+                if open_[di]:
+                    reach |= {di, di + dj} | {a + dj for a in sources}
+        else:
+            for a in sources:
+                for di, dj in ((high, low), (low, high)):
+                    reach.add(a + di)
+                    if open_[a + di]:
+                        reach.add(a + di + dj)
+        hit = [b for b in reach if b <= 24 and own[b] == 1]
+        if hit:
+            weight = (1 if high == low else 2) / 36
+            chance += weight
+            loss += weight * (25 - min(hit))
+    return chance, loss / 24
+
+
+def plain_escapes(blocked: set[int], at: int) -> int:
+    """Ordered rolls of two dice that carry a checker at ``at`` past every blocked point
+    among the twelve in front of it, landing only on open points."""
+    ahead = [k for k in range(1, 13) if at - k in blocked]
+    if not ahead:
+        return 36
+    farthest = max(ahead)
+
+    def free(k: int) -> bool:
+        return k > 12 or (at - k) not in blocked
+
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            paths = [[d1, d1 * 2, d1 * 3, d1 * 4]] if d1 == d2 else [[d1, d1 + d2], [d2, d1 + d2]]
+            for path in paths:
+                landed = []
+                for k in path:
+                    if not free(k):
+                        break
+                    landed.append(k)
+                if any(k > farthest for k in landed):
+                    count += 1
+                    break
+    return count
+
+
+def plain_extra(own: list[int], other: list[int]) -> list[float]:
+    """A side's further inputs in the second encoding, from their description."""
+    blocked = {b for b in range(1, 25) if other[25 - b] >= 2}
+    back = max((p for p in range(1, 26) if own[p]), default=0)
+    theirs = max((p for p in range(1, 26) if other[p]), default=0)
+    front = 25 - theirs
+    contact = sum(own[p] * (p - front) for p in range(1, 26) if p > front) if theirs else 0
+    made = sum(1 for q in range(1, 7) if other[q] >= 2)
+    return [
+        plain_hits(own, other)[1],
+        plain_escapes(blocked, back) / 36 if back else 1.0,
+        min(plain_escapes(blocked, p) for p in range(13, 25)) / 36,
+        contact / 152,
+        (made / 6) ** 2,
+    ]
+
+
+def plain_inputs2(me: list[int], them: list[int]) -> list[float]:
+    first = plain_inputs(me, them)
+    mine, theirs = first[:104], first[104:208]
+    mine[100], theirs[100] = plain_hits(me, them)[0], plain_hits(them, me)[0]
+    return [*mine, *plain_extra(me, them), *theirs, *plain_extra(them, me), *first[208:]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(cap=0))
+def test_the_second_inputs_are_as_described(text: str) -> None:
+    state = GAME.parse_position(text)
+    white, black = state._packed("white"), state._packed("black")
+    got = encode([white], [black], INPUTS2)[0]
+    assert got.shape == (INPUTS2,)
+    assert np.allclose(got, plain_inputs2(B.unpack(white), B.unpack(black)))
+
+
+def _rows(places: dict[int, int]) -> np.ndarray:
+    counts = [0] * 26
+    for p, n in places.items():
+        counts[p] = n
+    counts[0] = 15 - sum(counts[1:])
+    return np.array([counts], dtype=np.uint8)
+
+
+def test_shots_that_must_land_on_open_points_or_enter_first() -> None:
+    # a blot eight away: 6-2, 5-3, 4-4 and 2-2 hit it (6 rolls of 36) ...
+    own, other = _rows({10: 1, 13: 2}), _rows({23: 1})
+    chance, loss = hit_chances(own, other)
+    assert chance[0] == pytest.approx(6 / 36) and loss[0] == pytest.approx(6 / 36 * 15 / 24)
+    # ... but with our point made two pips in front of the hitter, 2-2 cannot go through
+    own = _rows({10: 1, 4: 2, 13: 2})
+    assert hit_chances(own, other)[0][0] == pytest.approx(5 / 36)
+    # two checkers on the bar: rolls with a 3 hit a blot on our 3 point as they enter, and 1-1
+    # (both enter, one goes on), but none hits our 9 point
+    bar2 = _rows({25: 2})
+    assert hit_chances(_rows({3: 1, 6: 2}), bar2)[0][0] == pytest.approx(12 / 36)
+    assert hit_chances(_rows({9: 1, 6: 2}), bar2)[0][0] == 0
+    # one on the bar: it enters, then 6-3, 5-4 (either way) or 3-3 reaches the 9 point
+    bar1 = _rows({25: 1})
+    assert hit_chances(_rows({9: 1}), bar1)[0][0] == pytest.approx(5 / 36)
+    # a closed board keeps a checker on the bar out, and nothing else of it moves
+    closed = _rows({p: 2 for p in range(1, 7)} | {12: 1})
+    assert hit_chances(closed, _rows({25: 1, 20: 1}))[0][0] == 0
+
+
+def test_escapes_past_a_blockade() -> None:
+    table = escape_table()
+    assert table[0] == 36  # nothing in front
+    assert table[1 << 6] == 20  # one point six pips ahead: 18 non-doubles, 4-4 and 5-5
+    assert table[0b111111 << 6] == 0  # a full prime directly in front
+    assert table[0b11111 << 7] == 11  # five points in front: only rolls with a 6
+    for pattern in (1 << 6, 0b1011 << 3, 0b110001010011):
+        blocked = {13 - k for k in range(1, 13) if pattern >> (12 - k) & 1}
+        assert table[pattern] == plain_escapes(blocked, 13)
 
 
 def test_shots_count_direct_indirect_and_double_shots() -> None:

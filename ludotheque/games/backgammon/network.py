@@ -41,6 +41,9 @@ RAW = 24 * 4
 SIDE_INPUTS = RAW + 8
 PAIR_INPUTS = 2
 INPUTS = 2 * SIDE_INPUTS + PAIR_INPUTS
+EXTRA_INPUTS = 5
+SIDE_INPUTS2 = SIDE_INPUTS + EXTRA_INPUTS
+INPUTS2 = 2 * SIDE_INPUTS2 + PAIR_INPUTS
 OUTPUTS = 5
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
 Array = npt.NDArray[np.float64]
@@ -81,6 +84,7 @@ def _roll_table() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
 
 
 _REACH, _ROLL_WEIGHT = _roll_table()
+_DICE = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 # For the distance d (1-24) between a checker of the hitter at place a (0-24, its bar at 0, in
 # the blot owner's numbering) and a blot at b = a + d: the flat indexes a * 25 + b, grouped by d.
 _PAIRS = np.array([a * 25 + a + d for d in range(1, 25) for a in range(25 - d)])
@@ -103,6 +107,140 @@ def shot_chance(own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Arr
     distances = np.add.reduceat(pairs, _STARTS, axis=1) > 0
     hits = (distances @ _REACH) > 0
     return hits @ _ROLL_WEIGHT
+
+
+_FULL = np.int64(0x1FFFFFE)  # bits 1-24: the points
+
+
+def _bit(place: int) -> np.int64:
+    return np.int64(1) << np.int64(place)
+
+
+def _points(rows: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Rows of 25 flags (place 0 unused) as bit sets (bit b for place b)."""
+    return rows[:, 1:25].astype(np.int64) @ _BITS
+
+
+def hit_chances(own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> tuple[Array, Array]:
+    """For each row: the chance that ``other`` can hit a blot of ``own`` with its next roll,
+    and the pips ``own`` loses on average by the worst such hit (out of 24). Unlike
+    ``shot_chance`` the other side lands only on open points on the way and enters from its
+    bar first (with two or more there, only entering checkers hit; with a double, what is left
+    after entering moves on); it still may not choose a hit that leaves a die unplayed.
+
+    Sets of points are bits of one integer a row (bit b for our point b), so that a move of d
+    pips is a shift."""
+    open_ = _points(own[:, :25] < 2)
+    blots = _points(own[:, :25] == 1)
+    sources = (other[:, 24:0:-1] > 0).astype(np.int64) @ _BITS  # its point q is our 25 - q
+    bar = other[:, 25].astype(np.int64)
+    none, one, more = bar == 0, bar == 1, bar >= 2
+    chance = np.zeros(own.shape[0])
+    loss = np.zeros(own.shape[0])
+    for k, (high, low) in enumerate(_DICE):
+        if high == low:
+            d = np.int64(high)
+            entering = bar > 0
+            enters = (open_ >> d) & 1 == 1
+            current = np.where(entering, sources | _bit(high), sources)
+            reach = np.where(entering, _bit(high), 0)
+            steps = np.where(entering, np.clip(4 - bar, 0, 4), 4)
+            for step in range(4):
+                moved = np.where(steps > step, (current << d) & _FULL, 0)
+                reach |= moved
+                current = moved & open_
+            reach = np.where(entering & ~enters, 0, reach)
+        else:
+            a, b = np.int64(high), np.int64(low)
+            first_a, first_b = (sources << a) & _FULL, (sources << b) & _FULL
+            free = first_a | first_b | ((first_a & open_) << b) | ((first_b & open_) << a)
+            reach = np.where(none, free & _FULL, 0)
+            for di, dj in ((a, b), (b, a)):
+                entered = one & ((open_ >> di) & 1 == 1)
+                after = _bit(int(di)) | _bit(int(di + dj)) | ((sources << dj) & _FULL)
+                reach = np.where(entered, reach | after, reach)
+            reach = np.where(more, (_bit(high) | _bit(low)) & open_, reach)
+        hit = reach & blots
+        lowest = hit & -hit  # the hit blot farthest from home loses the most
+        where = hit != 0
+        chance += _ROLL_WEIGHT[k] * where
+        loss += _ROLL_WEIGHT[k] * np.where(where, 25 - np.log2(np.maximum(lowest, 1)), 0)
+    return chance, loss / 24
+
+
+@cache
+def escape_table() -> npt.NDArray[np.int64]:
+    """For each pattern of blocked points among the twelve in front of a checker (bit 12 - k
+    for the point k pips ahead), how many of the 36 rolls carry it past the farthest of them,
+    landing only on open points."""
+    table = np.zeros(4096, dtype=np.int64)
+    for pattern in range(4096):
+        blocked = [False] + [bool(pattern >> (12 - k) & 1) for k in range(1, 13)] + [False] * 12
+        farthest = max((k for k in range(1, 13) if blocked[k]), default=0)
+        count = 0
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                if d1 == d2:
+                    pos, ok = 0, False
+                    for _ in range(4):
+                        pos += d1
+                        if blocked[pos]:
+                            break
+                        if pos > farthest:
+                            ok = True
+                            break
+                else:
+                    ok = any(
+                        not blocked[x]
+                        and (x > farthest or (not blocked[x + y] and x + y > farthest))
+                        for x, y in ((d1, d2), (d2, d1))
+                    )
+                count += farthest == 0 or ok
+        table[pattern] = count
+    return table
+
+
+_BITS = np.left_shift(np.int64(1), np.arange(1, 25, dtype=np.int64))
+
+
+def escapes(
+    own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8], at: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """For each row, the rolls (of 36) that carry a checker of ``own`` at the places ``at``
+    (rows of places, own numbering) past the points ``other`` holds among the twelve in
+    front of it."""
+    blocked = (other[:, 24:0:-1] >= 2).astype(np.int64) @ _BITS
+    blocked = np.broadcast_to(blocked[:, None], at.shape)
+    pattern = np.where(
+        at >= 12, np.right_shift(blocked, np.maximum(at - 12, 0)),
+        np.left_shift(blocked, np.maximum(12 - at, 0)),
+    ) & 4095  # fmt: skip
+    return escape_table()[pattern]  # type: ignore[no-any-return]
+
+
+_CONTAIN = np.arange(13, 25, dtype=np.int64)
+
+
+def _extra(
+    own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8], out: Array, extra: Array
+) -> None:
+    """The second encoding: the blocking-aware shot chance in ``out`` (a side's first inputs)
+    and the side's further inputs in ``extra``: pips lost to a hit, the escapes of its rearmost
+    checker, the other side's containment of its back area (the fewest escapes from its 13 to
+    its 24 point), the pips it needs to break contact and the chance to dance on the bar."""
+    n = own.shape[0]
+    chance, loss = hit_chances(own, other)
+    out[:, RAW + 4] = chance
+    extra[:, 0] = loss
+    rear = rearmost(own)
+    back = escapes(own, other, rear[:, None])[:, 0] / 36
+    extra[:, 1] = np.where(rear > 0, back, 1.0)
+    extra[:, 2] = escapes(own, other, np.broadcast_to(_CONTAIN, (n, 12))).min(axis=1) / 36
+    theirs = rearmost(other)
+    front = 25 - theirs
+    ahead = np.clip(_PLACES[None, :] - front[:, None], 0, None)
+    extra[:, 3] = np.where(theirs > 0, (own * ahead).sum(axis=1) / 152, 0.0)
+    extra[:, 4] = ((other[:, 1:7] >= 2).sum(axis=1) / 6) ** 2
 
 
 def _longest_run(made: npt.NDArray[np.bool_]) -> Array:
@@ -137,25 +275,34 @@ def rearmost(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return (((counts[:, 1:] > 0) * _PLACES[1:]).max(axis=1)).astype(np.int64)  # type: ignore[no-any-return]
 
 
-def encode_counts(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
-    """The inputs for positions given as rows of 26 counts (each side in its own view)."""
+def encode_counts(
+    on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8], inputs: int = INPUTS
+) -> Array:
+    """The inputs for positions given as rows of 26 counts (each side in its own view): the
+    first encoding (``INPUTS``) or the second (``INPUTS2``)."""
     n = on_roll.shape[0]
-    out = np.empty((n, INPUTS))
+    out = np.empty((n, inputs))
+    side = SIDE_INPUTS if inputs == INPUTS else SIDE_INPUTS2
     _side(on_roll, other, out[:, :SIDE_INPUTS])
-    _side(other, on_roll, out[:, SIDE_INPUTS : 2 * SIDE_INPUTS])
+    _side(other, on_roll, out[:, side : side + SIDE_INPUTS])
+    if side == SIDE_INPUTS2:
+        _extra(on_roll, other, out[:, :SIDE_INPUTS], out[:, SIDE_INPUTS:side])
+        _extra(
+            other, on_roll, out[:, side : side + SIDE_INPUTS], out[:, side + SIDE_INPUTS : 2 * side]
+        )
     out[:, -2] = rearmost(on_roll) + rearmost(other) >= 25
     mine, theirs = on_roll @ _PIPS, other @ _PIPS
     out[:, -1] = (theirs - mine) / (mine + theirs + 1)
     return out
 
 
-def encode(on_roll: Sequence[int], other: Sequence[int]) -> Array:
+def encode(on_roll: Sequence[int], other: Sequence[int], inputs: int = INPUTS) -> Array:
     """The inputs for positions given as packed boards of the side on roll and the other side,
     each in its own view."""
     n = len(on_roll)
     counts = unpack_many([b for pair in zip(on_roll, other, strict=True) for b in pair])
     counts = counts.reshape(n, 2, 26)
-    return encode_counts(counts[:, 0], counts[:, 1])
+    return encode_counts(counts[:, 0], counts[:, 1], inputs)
 
 
 def _sigmoid32(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -207,11 +354,16 @@ class Network:
     def hidden_units(self) -> int:
         return int(self.w1.shape[1])
 
+    @property
+    def inputs(self) -> int:
+        """The size of the encoding this network reads (``INPUTS`` or ``INPUTS2``)."""
+        return int(self.w1.shape[0])
+
     @classmethod
-    def random(cls, hidden: int, rng: np.random.Generator) -> Network:
+    def random(cls, hidden: int, rng: np.random.Generator, inputs: int = INPUTS) -> Network:
         """Small random weights, the start of training."""
         return cls(
-            rng.uniform(-0.1, 0.1, (INPUTS, hidden)),
+            rng.uniform(-0.1, 0.1, (inputs, hidden)),
             np.zeros(hidden),
             rng.uniform(-0.1, 0.1, (hidden, OUTPUTS)),
             np.zeros(OUTPUTS),
@@ -283,5 +435,6 @@ def chances_of_counts(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint
         out[home] = bearoff.chances(on_roll[home], other[home])
     rest = ~home
     if rest.any():
-        out[rest] = shipped().probabilities(encode_counts(on_roll[rest], other[rest]))
+        net = shipped()
+        out[rest] = net.probabilities(encode_counts(on_roll[rest], other[rest], net.inputs))
     return out
