@@ -727,6 +727,63 @@ def train_games(games: int, seed: int, alpha: float, lam: float, cap_share: floa
 
 
 @njit(cache=True)
+def search_games(games: int, seed: int, alpha: float, sample: float, cap_share: float,
+                 w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                 rolls: np.ndarray, first: np.ndarray, binom: np.ndarray, bufs: tuple,
+                 z: np.ndarray, weight: np.ndarray, reach: np.ndarray,
+                 start: np.ndarray) -> tuple[int, float]:  # fmt: skip
+    """Self-play games as ``train_games`` plays them; at a share ``sample`` of the positions
+    (not the opening, not in the database) the network learns at once towards its own value
+    one roll deeper: for each of the 21 rolls the chances of the best play one ply ahead,
+    averaged. Returns the number of positions learnt from and their mean squared error."""
+    np.random.seed(seed)
+    max_plies = 1000
+    x = np.zeros(w1.shape[0])
+    h = np.zeros(b1.shape[0])
+    out = np.zeros(OUTPUTS)
+    target = np.zeros(OUTPUTS)
+    chosen = np.zeros(OUTPUTS)
+    me2 = np.zeros(26, dtype=np.int8)
+    opp2 = np.zeros(26, dtype=np.int8)
+    boards = np.zeros((2, 26), dtype=np.int8)
+    total = 0
+    err = 0.0
+    for _ in range(games):
+        cap = 5 if np.random.random() < cap_share else 0
+        boards[0] = start
+        boards[1] = start
+        mover = np.random.randint(0, 2)
+        t = 0
+        while True:
+            me = boards[mover]
+            opp = boards[1 - mover]
+            if t > 0 and np.random.random() < sample and not both_home(me, opp):
+                target[:] = 0.0
+                for k in range(21):
+                    me2[:] = me
+                    opp2[:] = opp
+                    choose(me2, opp2, DICE[k, 0], DICE[k, 1], cap, w1, b1, w2, b2, rolls,
+                           first, binom, bufs, z, weight, reach, False, chosen)  # fmt: skip
+                    for j in range(OUTPUTS):
+                        target[j] += weight[k] * chosen[j]
+                encode(me, opp, x, weight, reach)
+                err += learn(x, target, alpha, w1, b1, w2, b2, h, out)
+                total += 1
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
+            if t == 0:
+                while a == b:
+                    b = np.random.randint(1, 7)
+            kind = choose(me, opp, max(a, b), min(a, b), cap, w1, b1, w2, b2, rolls, first,
+                          binom, bufs, z, weight, reach, False, chosen)  # fmt: skip
+            t += 1
+            if kind != 0 or t >= max_plies:
+                break
+            mover = 1 - mover
+    return total, err / max(total, 1)
+
+
+@njit(cache=True)
 def play_match(games: int, seed: int, wa1: np.ndarray, ba1: np.ndarray, wa2: np.ndarray,
                ba2: np.ndarray, wb1: np.ndarray, bb1: np.ndarray, wb2: np.ndarray,
                bb2: np.ndarray, rolls: np.ndarray, first: np.ndarray, binom: np.ndarray,

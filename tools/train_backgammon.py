@@ -91,10 +91,16 @@ def train(args: argparse.Namespace) -> None:
         progress = done / max(1, args.games)
         alpha = args.alpha * (args.alpha_end / args.alpha) ** progress
         begun = time.perf_counter()
-        positions, error = K.train_games(
-            chunk, args.seed * 1_000_003 + done, alpha, args.lam, args.cap_share,
-            w1, b1, w2, b2, rolls, first, binom, bufs, K.ZOBRIST, K.WEIGHT, K.REACH, START,
-        )  # fmt: skip
+        if args.search:  # supervised towards the network's own value one roll deeper
+            positions, error = K.search_games(
+                chunk, args.seed * 1_000_003 + done, alpha, args.search, args.cap_share,
+                w1, b1, w2, b2, rolls, first, binom, bufs, K.ZOBRIST, K.WEIGHT, K.REACH, START,
+            )  # fmt: skip
+        else:
+            positions, error = K.train_games(
+                chunk, args.seed * 1_000_003 + done, alpha, args.lam, args.cap_share,
+                w1, b1, w2, b2, rolls, first, binom, bufs, K.ZOBRIST, K.WEIGHT, K.REACH, START,
+            )  # fmt: skip
         took = time.perf_counter() - begun
         state["games"] = done + chunk
         state["seconds"] = float(state["seconds"]) + took
@@ -192,6 +198,11 @@ def main() -> None:
     t.add_argument("--chunk", type=int, default=1000)
     t.add_argument("--every", type=int, default=50_000, help="checkpoint every N games")
     t.add_argument("--start", type=Path, help="start from this network")
+    t.add_argument(
+        "--search", type=float, default=0.0, metavar="SHARE",
+        help="instead of TD(lambda), learn at this share of the positions towards the "
+        "network's own value one roll deeper (every roll, its best play)",
+    )  # fmt: skip
     v = sub.add_parser("versus")
     v.add_argument("a", type=Path)
     v.add_argument("b", type=Path)

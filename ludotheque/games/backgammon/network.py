@@ -254,8 +254,11 @@ def _longest_run(made: npt.NDArray[np.bool_]) -> Array:
     return run
 
 
-def _side(own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8], out: Array) -> None:
-    """Fill ``out`` (rows of SIDE_INPUTS) with the inputs of ``own`` against ``other``."""
+def _side(
+    own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8], out: Array, shots: bool = True
+) -> None:
+    """Fill ``out`` (rows of SIDE_INPUTS) with the inputs of ``own`` against ``other`` (the
+    shot chance left out unless ``shots``: the second encoding has its own)."""
     n = own.shape[0]
     out[:, :RAW] = _UNITS[own[:, 1:25]].reshape(n, RAW)
     bar = own[:, 25]
@@ -263,7 +266,8 @@ def _side(own: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8], out: Array) 
     out[:, RAW + 1] = np.maximum(bar.astype(np.float64) - 1, 0) / 2
     out[:, RAW + 2] = own[:, 0] / 15
     out[:, RAW + 3] = own @ _PIPS / 200
-    out[:, RAW + 4] = shot_chance(own, other)
+    if shots:
+        out[:, RAW + 4] = shot_chance(own, other)
     out[:, RAW + 5] = rearmost(own) / 25
     made = own[:, 1:25] >= 2
     out[:, RAW + 6] = _longest_run(made) / 6
@@ -283,9 +287,10 @@ def encode_counts(
     n = on_roll.shape[0]
     out = np.empty((n, inputs))
     side = SIDE_INPUTS if inputs == INPUTS else SIDE_INPUTS2
-    _side(on_roll, other, out[:, :SIDE_INPUTS])
-    _side(other, on_roll, out[:, side : side + SIDE_INPUTS])
-    if side == SIDE_INPUTS2:
+    first = side == SIDE_INPUTS
+    _side(on_roll, other, out[:, :SIDE_INPUTS], first)
+    _side(other, on_roll, out[:, side : side + SIDE_INPUTS], first)
+    if not first:
         _extra(on_roll, other, out[:, :SIDE_INPUTS], out[:, SIDE_INPUTS:side])
         _extra(
             other, on_roll, out[:, side : side + SIDE_INPUTS], out[:, side + SIDE_INPUTS : 2 * side]
