@@ -5,8 +5,9 @@ as wins), through the PyPI package ``gnubg`` (bench only: never a dependency of 
     python bench/gnubg_match.py --games 400 --agent bg:1 --network run1/net-100000.npz
     python bench/gnubg_match.py --games 1000 --agent bg:3 --progress bg3.jsonl  # resumable
 
-``--agent`` is a level (``easy``, ``medium``, ``hard``), an algorithm name, ``bg:PLIES[:BEAM]``
-(the backgammon player with that search) or ``expectimax:PLIES:BEAM[:SECONDS]``; ``--network``
+``--agent`` is a level (``easy``, ``medium``, ``hard``), an algorithm name,
+``bg:PLIES[:BEAM[:DEEP[:MARGIN]]]`` (the backgammon player with that search: three plies on the
+``DEEP`` best two-ply plays within ``MARGIN``) or ``expectimax:PLIES:BEAM[:SECONDS]``; ``--network``
 evaluates with another network file than the shipped one (to measure a training checkpoint);
 ``--progress FILE`` appends each finished game to FILE (one JSON line) and, when started again
 with the same FILE, plays only the games that are not in it yet, so a long match resumes.
@@ -117,11 +118,16 @@ def gnubg_play(state: BackgammonState) -> Play:
 
 
 def build_agent(spec: str, seed: int) -> Any:
-    """A level or algorithm name, ``bg:PLIES[:BEAM]`` or ``expectimax:PLIES:BEAM[:SECONDS]``."""
+    """A level or algorithm name, ``bg:PLIES[:BEAM[:DEEP[:MARGIN]]]`` or
+    ``expectimax:PLIES:BEAM[:SECONDS]``."""
     if spec.startswith("bg:"):
-        parts = [int(p) for p in spec.split(":")[1:]]
-        beam = parts[1] if len(parts) > 1 else 10
-        return BackgammonAgent(seed, Budget(iterations=parts[0]), beam=beam or None, name=spec)
+        parts = spec.split(":")[1:]
+        beam = int(parts[1]) if len(parts) > 1 else 10
+        deep = {"deep": int(parts[2])} if len(parts) > 2 else {}
+        margin = {"margin": float(parts[3])} if len(parts) > 3 else {}
+        return BackgammonAgent(
+            seed, Budget(iterations=int(parts[0])), beam=beam or None, name=spec, **deep, **margin
+        )
     if spec.startswith("expectimax:"):
         parts = spec.split(":")[1:]
         plies, beam = int(parts[0]), int(parts[1])
