@@ -311,9 +311,13 @@ def encode(on_roll: Sequence[int], other: Sequence[int], inputs: int = INPUTS) -
 
 
 def _sigmoid32(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    one = np.float32(1.0)
-    out: npt.NDArray[np.float32] = one / (one + np.exp(-x))
-    return out
+    """The logistic function of ``x``, in place (no temporary arrays: half the time of
+    ``1 / (1 + exp(-x))`` on a hidden layer of thousands of rows)."""
+    np.negative(x, out=x)
+    np.exp(x, out=x)
+    x += np.float32(1.0)
+    np.reciprocal(x, out=x)
+    return x
 
 
 def consistent(p: Array) -> Array:
@@ -395,12 +399,16 @@ class Network:
 
     def hidden(self, x: Array) -> npt.NDArray[np.float32]:
         w1, b1, _, _ = self._weights32()
-        return _sigmoid32(x.astype(np.float32) @ w1 + b1)
+        layer = x.astype(np.float32) @ w1
+        layer += b1
+        return _sigmoid32(layer)
 
     def probabilities(self, x: Array) -> Array:
         """The five outcome chances of the side on roll, one row per row of ``x``."""
         _, _, w2, b2 = self._weights32()
-        return consistent(_sigmoid32(self.hidden(x) @ w2 + b2).astype(np.float64))
+        out = self.hidden(x) @ w2
+        out += b2
+        return consistent(_sigmoid32(out).astype(np.float64))
 
     def win_chance(self, x: Array) -> Array:
         """The on-roll side's chance to win, one per row of ``x``."""
