@@ -9,8 +9,19 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from importlib import import_module
+
+if "numpy" not in sys.modules:
+    # One BLAS thread: the backgammon network's matrices are small, and BLAS threads cost more
+    # than they give (a 2-ply search was 4x slower with two threads on a busy two-core
+    # machine, and a thread per core in every server and worker process fights over the
+    # cores). Set here, before any module of the package imports numpy; an explicit setting
+    # wins, and OpenMP's (torch's, numba's) is left alone.
+    for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_name, "1")
 
 from .core import (
     CHANCE,

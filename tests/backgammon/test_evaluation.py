@@ -484,3 +484,21 @@ def test_the_training_kernels_agree_with_the_engine_and_learn() -> None:
     trained = Network(w1, b1, w2, b2)
     share, _ = tool.versus(trained, trained, 4, 1)
     assert share == pytest.approx(0.5)  # pairs of games share their dice: one each
+
+
+def test_one_blas_thread_unless_asked_otherwise() -> None:
+    """numpy reads its BLAS thread count when it is imported: the package sets one before any
+    of its modules imports numpy (the backgammon player imports numpy before the network)."""
+    import os
+    import subprocess
+
+    code = (
+        "import os, sys; import ludotheque.ai.backgammon; "
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS",)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["1", "True"], done.stderr
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["2", "True"], done.stderr

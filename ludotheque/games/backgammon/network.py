@@ -20,19 +20,11 @@ so a batch of positions is turned into inputs with a handful of array operations
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import IO
-
-if "numpy" not in sys.modules:
-    # The matrices here are small: BLAS threads cost more than they give (a 2-ply search was 4x
-    # slower with two threads on a busy two-core machine). An explicit setting wins.
-    for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(_name, "1")
 
 import numpy as np
 import numpy.typing as npt
