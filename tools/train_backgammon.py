@@ -1,6 +1,6 @@
 """Train the backgammon network by TD(lambda) self-play, and measure networks against each other.
 
-    python tools/train_backgammon.py train --dir /work/bg-train/run1 --games 2000000 --hidden 128
+    python tools/train_backgammon.py train --dir runs/v2 --games 1500000 --hidden 128 --seed 7
     python tools/train_backgammon.py versus a.npz b.npz --games 20000
     python tools/train_backgammon.py check --positions 2000
 
@@ -201,7 +201,9 @@ def main() -> None:
     t.add_argument(
         "--search", type=float, default=0.0, metavar="SHARE",
         help="instead of TD(lambda), learn at this share of the positions towards the "
-        "network's own value one roll deeper (every roll, its best play)",
+        "network's own value one roll deeper (every roll, its best play); continuing the first "
+        "network for 100,000 games it did no better than plain TD(lambda) (45.6%% against "
+        "46.2%% of duplicate games against GNU Backgammon 0-ply, one ply each)",
     )  # fmt: skip
     v = sub.add_parser("versus")
     v.add_argument("a", type=Path)

