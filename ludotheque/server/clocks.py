@@ -8,9 +8,9 @@ Three kinds of time control (``TimeControl``), each with one canonical text form
 - **Delay** (backgammon), ``"3+12d"``: a reserve of minutes for the game, and a per-move delay
   that counts down first on every turn; the reserve runs only once the delay is spent, and
   what is left of the delay is not kept. This is the simple ("US") delay of backgammon
-  tournaments and servers. Our games are single games (no match play), so the reserve is per
-  game. Presets 1, 3, 5 and 10 minutes, each with the 12-second delay that backgammon
-  tournaments use.
+  tournaments and servers. A match is a chain of games, each with its own clock (``points``),
+  so the reserve is per game, not per match. Presets 1, 3, 5 and 10 minutes, each with the
+  12-second delay that backgammon tournaments use.
 - **Correspondence** (all three games), ``"3d"``: days per move; every move gives the next
   player the full time again (as lichess's correspondence). Presets 1, 3, 7 and 14 days.
 
