@@ -75,3 +75,33 @@ def test_french_labels_take_a_narrow_space_before_the_colon() -> None:
     assert TEXTS["fr"]["punct.colon"] == "\u202f: " and TEXTS["en"]["punct.colon"] == ": "
     assert TEXTS["fr"]["play.captured"].format(n=3) == "Rebelles pris\u202f: 3"
     assert TEXTS["fr"]["play.flight"].startswith("Envol\u202f: ")
+
+
+def test_both_languages_have_every_word_with_the_same_blanks() -> None:
+    """Every word of the pages exists in English and French, not empty, with the same ``{name}``
+    blanks (a missing blank drops a number; an extra one prints ``{name}``), and every word the
+    scripts ask for by a literal key exists: ``t()`` would otherwise show the key itself."""
+    import re
+    import string
+    from pathlib import Path
+
+    from ludotheque.server.i18n import LANGUAGES, TEXTS
+
+    def blanks(text: str) -> list[str]:
+        return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name)
+
+    en = TEXTS["en"]
+    assert set(LANGUAGES) == set(TEXTS)
+    for lang in LANGUAGES:
+        assert set(TEXTS[lang]) == set(en), lang
+        assert not [key for key, text in TEXTS[lang].items() if not text.strip()], lang
+    assert not [key for key in en if blanks(en[key]) != blanks(TEXTS["fr"][key])]
+    static = Path(__file__).parents[2] / "ludotheque/server/static"
+    asked = {
+        key
+        for script in static.rglob("*.js")
+        for key in re.findall(r"\bt\(\"([a-z0-9_.]+)\"", script.read_text(encoding="utf-8"))
+        if not key.endswith(".")  # a prefix joined to a name: t("side." + side)
+    }
+    assert len(asked) > 100  # the pattern still finds the scripts' words
+    assert sorted(asked - set(en)) == []
