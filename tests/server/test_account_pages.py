@@ -187,3 +187,24 @@ def test_a_signed_in_player_takes_their_seat_in_a_friend_game(client: TestClient
     client.post(f"/api/play/{general}/resign", json={})
     games = client.get("/api/players/alice").json()["games"]
     assert [(g["id"], g["result"], g["rated"]) for g in games] == [(view["id"], "win", False)]
+
+
+@pytest.mark.parametrize("scheme", ["https", "http"])
+def test_cookies_are_secure_over_https_only(client: TestClient, scheme: str) -> None:
+    """Over HTTPS both cookies (CSRF binding and session) carry ``Secure``, so they never travel
+    in clear; over plain HTTP (a newcomer's ``ludotheque serve`` on localhost) they cannot, or
+    the browser would drop them."""
+    client.base_url = client.base_url.copy_with(scheme=scheme)
+    page = client.get("/signup")
+    csrf_cookie = page.headers["set-cookie"]
+    assert csrf_cookie.startswith(f"{CSRF_COOKIE}=")
+    response = client.post(
+        "/signup",
+        data={"csrf": form_token(page.text), "username": "Bob", "password": PASSWORD},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303
+    session_cookie = response.headers["set-cookie"]
+    assert session_cookie.startswith(f"{SESSION_COOKIE}=")
+    for cookie in (csrf_cookie, session_cookie):
+        assert ("; secure" in cookie.lower()) == (scheme == "https"), cookie
