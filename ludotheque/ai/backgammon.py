@@ -1,4 +1,5 @@
-"""The backgammon player: checker plays by a one- or two-ply search on the network, cube
+"""The backgammon player: checker plays by a one-, two- or three-ply search on the network (three
+plies only on the close two-ply candidates: ``deep`` and ``margin``), cube
 decisions (double, take, drop) and answers to resignations by cubeful equity in money play and
 match winning chances in match play, and resignation when a race is lost for sure.
 
