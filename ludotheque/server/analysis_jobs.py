@@ -44,7 +44,7 @@ from ..analysis.strength import DEFAULT, NAMES, strengths
 from .computer import ComputerPool
 from .db import Base, GameRow, JobRow
 from .service import GameError, GameService, say
-from .worker import Job, Worker
+from .worker import DEAD, Job, Worker
 
 KIND = "analysis"
 KINDS = (KIND,)
@@ -414,15 +414,23 @@ class AnalysisWorker(Worker):
             )
             db.commit()
 
-    def _finish(self, job: Job, strength: str, status: str, **values: Any) -> None:
-        """Close the job and write the analysis's end in one transaction."""
+    def tries(self, kind: str) -> int:
+        """An analysis fails for good after ``job_attempts`` tries (see ``_handle``)."""
+        return max(1, self.settings.job_attempts)
+
+    def _finish(
+        self, job: Job, strength: str, status: str, *, dead: bool = False, **values: Any
+    ) -> None:
+        """Close the job (``dead``: it failed its last try) and write the analysis's end in
+        one transaction."""
         with self.service.sessions() as db:
             db.execute(
                 update(AnalysisRow)
                 .where(AnalysisRow.game_id == job.game_id, AnalysisRow.strength == strength)
                 .values(status=status, finished_at=time.time(), **values)
             )
-            self._close(db, job, DONE if status == DONE else FAILED, values.get("error"))
+            job_status = DONE if status == DONE else DEAD if dead else FAILED
+            self._close(db, job, job_status, values.get("error"))
             db.commit()
 
     async def _handle(self, job: Job) -> None:
@@ -433,7 +441,13 @@ class AnalysisWorker(Worker):
             return
         try:
             session = await self.service.get(job.game_id)
-        except GameError:
+        except GameError as exc:
+            if exc.code == "unreadable":
+                unreadable = "the game's record cannot be read"
+                await self.service.run_db(
+                    lambda: self._finish(job, strength, FAILED, dead=True, error=unreadable)
+                )
+                return
             await self.service.run_db(lambda: self._end(job, FAILED, "no such game"))
             return
         async with session.lock:
@@ -480,8 +494,12 @@ class AnalysisWorker(Worker):
             if isinstance(exc, BrokenProcessPool):  # a process died: the next try starts afresh
                 pool.kill()
             error = f"{type(exc).__name__}: {exc}"
-            if job.attempts >= self.settings.job_attempts:
-                await self.service.run_db(lambda: self._finish(job, strength, FAILED, error=error))
+            if job.attempts >= self.tries(job.kind):
+                log.error("analysis job %d of game %s is dead after %d tries: %s", job.id,
+                          job.game_id, job.attempts, error, exc_info=True)  # fmt: skip
+                await self.service.run_db(
+                    lambda: self._finish(job, strength, FAILED, dead=True, error=error)
+                )
                 return
             raise  # the worker puts the job back for another try
         finally:

@@ -92,12 +92,30 @@ class Conflict(Exception):
 
 
 NO_GAME = Text("there is no such game", "cette partie n'existe pas")
+UNREADABLE = Text(
+    "this game's record cannot be read again; it has been set aside and the server's "
+    "operators can see why",
+    "le relevé de cette partie ne peut plus être lu ; elle a été mise de côté et les "
+    "responsables du serveur savent pourquoi",
+)
+
+
+class Unreadable(Exception):
+    """A game's stored log no longer replays (the reason is the message)."""
 NO_UNDO_RATED = Text(
     "moves are not taken back in a rated game", "on ne reprend pas de coup dans une partie classée"
 )
 NOTHING_TO_UNDO = Text(
     "there is no move of yours to take back", "vous n'avez aucun coup à reprendre"
 )
+
+
+def _reads_back(game: Any, text: str, state: Any) -> bool:
+    """Whether the position string ``text`` (what is stored) reads back as ``state``."""
+    try:
+        return bool(game.parse_position(text) == state)
+    except ValueError:
+        return False
 
 
 def _bad_position(exc: Exception) -> Text:
@@ -219,6 +237,8 @@ class GameService:
         self.seat_cache: dict[str, tuple[str, str]] = {}
         self.loading: dict[str, asyncio.Future[GameSession]] = {}
         self.heard_while_loading: dict[str, int] = {}
+        # games whose log does not replay: id -> why (each is logged once, its jobs ended)
+        self.unreadable: dict[str, str] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.now: Callable[[], float] = time.time  # the clocks' time (tests set their own)
         self.bus.subscribe("game", self._heard)
@@ -344,6 +364,13 @@ class GameService:
             raise GameError(_bad_position(exc), "invalid-position", 422) from None
         except ValueError as exc:  # an engine's bare error is still the position's fault
             raise GameError(_bad_position(exc), "invalid-position", 422) from None
+        if record.start is not None and not _reads_back(g, record.start, record.states[0]):
+            # stored, it would not load again: refuse it now rather than lose the game later
+            raise GameError(
+                say("invalid position: it cannot be written down and read back as it is",
+                    "position invalide : elle ne peut pas être notée puis relue telle quelle"),
+                "invalid-position", 422,
+            )  # fmt: skip
         players: dict[str, str] = {
             s: (level or "medium") if s == computer_side else "human" for s in g.sides
         }
@@ -448,9 +475,12 @@ class GameService:
         return await self.get(found[0]), found[1]
 
     async def get(self, game_id: str) -> GameSession:
-        """A game by id, rebuilt from its log if it is not in memory."""
+        """A game by id, rebuilt from its log if it is not in memory. A game whose log no
+        longer replays is set aside (see ``_set_aside``): ``GameError`` ``unreadable``."""
         session = self.games.get(game_id)
         if session is None:
+            if game_id in self.unreadable:
+                raise GameError(UNREADABLE, "unreadable", 410)
             pending = self.loading.get(game_id)
             if pending is not None:  # another request is loading it: share its work
                 session = await asyncio.shield(pending)
@@ -458,7 +488,11 @@ class GameService:
                 future: asyncio.Future[GameSession] = asyncio.get_running_loop().create_future()
                 self.loading[game_id] = future
                 try:
-                    session = await self._load(game_id)
+                    try:
+                        session = await self._load(game_id)
+                    except Unreadable as exc:
+                        await self._set_aside(game_id, str(exc))
+                        raise GameError(UNREADABLE, "unreadable", 410) from None
                     self.games[game_id] = session
                     # a change announced while the log was being read may not be in it
                     if self.heard_while_loading.pop(game_id, -1) > session.seq:
@@ -494,22 +528,53 @@ class GameService:
         row, events, people = await self.run_db(read)
         if row is None:
             raise GameError(NO_GAME, "not-found", 404)
-        record = Record.new(
-            load(row.game, row.ruleset), start=row.start, players=dict(row.players),
-            seed=row.seed or None,
-        )  # fmt: skip
-        session = GameSession(
-            row.id, row.game, row.ruleset, row.mode, dict(row.players), row.computer_side,
-            row.level, record, rematch_id=row.rematch_id, control=row.control,
-            rated=bool(row.rated), public=bool(row.public), people=people,
-        )  # fmt: skip
-        session.now = lambda: self.now()
-        for ev in events:
-            _replay(session, ev.kind, ev.data)
-            session.seq = ev.seq + 1
-            if _sets_clock(ev.kind, ev.data):
-                session.clock_seq = session.seq
+        place = "its start"
+        try:
+            record = Record.new(
+                load(row.game, row.ruleset), start=row.start, players=dict(row.players),
+                seed=row.seed or None,
+            )  # fmt: skip
+            session = GameSession(
+                row.id, row.game, row.ruleset, row.mode, dict(row.players), row.computer_side,
+                row.level, record, rematch_id=row.rematch_id, control=row.control,
+                rated=bool(row.rated), public=bool(row.public), people=people,
+            )  # fmt: skip
+            session.now = lambda: self.now()
+            for ev in events:
+                place = f"entry {ev.seq} ({ev.kind})"
+                _replay(session, ev.kind, ev.data)
+                session.seq = ev.seq + 1
+                if _sets_clock(ev.kind, ev.data):
+                    session.clock_seq = session.seq
+        except Exception as exc:  # whatever the stored data did, this game alone suffers
+            raise Unreadable(f"{place}: {type(exc).__name__}: {exc}") from exc
         return session
+
+    async def _set_aside(self, game_id: str, reason: str) -> None:
+        """A game whose log does not replay: remembered (its requests are refused at once,
+        without reading it again), said once in the log, and its queued or running jobs
+        ended as dead with the reason, so that no worker tries it again and again."""
+        if game_id in self.unreadable:
+            return
+        if len(self.unreadable) > 10_000:
+            self.unreadable.clear()
+        self.unreadable[game_id] = reason
+        log.error("game %s cannot be read from its log and is set aside: %s", game_id, reason)
+
+        def end_jobs() -> None:
+            with self.sessions() as db:
+                db.execute(
+                    update(JobRow)
+                    .where(JobRow.game_id == game_id, JobRow.status.in_(("queued", "running")))
+                    .values(status="dead", error=f"unreadable game: {reason}"[:2000],
+                            finished_at=time.time(), lease_until=None)
+                )  # fmt: skip
+                db.commit()
+
+        try:
+            await self.run_db(end_jobs)
+        except Exception:
+            log.warning("the jobs of unreadable game %s could not be ended", game_id)
 
     async def refresh(self, session: GameSession) -> bool:
         """Catch up with the log (changes made by other processes); whether anything came.

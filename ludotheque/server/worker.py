@@ -38,6 +38,17 @@ from .service import GameError, GameService
 COMPUTER = ("computer",)
 CHORES = ("clock", "rate")
 EVERY_KIND = COMPUTER + CHORES
+DEAD = "dead"
+"""A job that failed its last try: kept with its error for an operator (``ludotheque admin
+jobs``), never tried again by itself."""
+BACKOFF_FIRST = 0.5
+BACKOFF_MOST = 30.0
+
+
+def backoff(attempts: int) -> float:
+    """Seconds before the next try of a job that failed ``attempts`` times: doubling from
+    half a second, at most 30 s, so that a failing job never crowds out the others."""
+    return min(BACKOFF_MOST, BACKOFF_FIRST * 2.0 ** max(0, attempts - 1))
 
 log = logging.getLogger("ludotheque.worker")
 
@@ -79,6 +90,13 @@ class Worker:
     def lease(self) -> float:
         return 3 * self.settings.job_heartbeat
 
+    def tries(self, kind: str) -> int:
+        """How many tries a job of ``kind`` gets before it is dead: the computer's thinking
+        tries, then one for its quickest legal move; twice the setting for the chores."""
+        if kind == "computer":
+            return self.settings.job_attempts + 1
+        return max(1, 2 * self.settings.job_attempts)
+
     # -- the queue -------------------------------------------------------------------------
 
     def claim(self) -> Job | None:
@@ -97,17 +115,28 @@ class Worker:
             if row is None:
                 return None
             job = Job(row.id, row.game_id, row.seq, row.attempts + 1, row.kind)
+            over = job.attempts > self.tries(row.kind)  # its workers died on every try
+            values: dict[str, object] = (
+                {"status": DEAD, "lease_until": None, "finished_at": stamp,
+                 "error": f"its worker stopped answering on each of {row.attempts} tries"}
+                if over else
+                {"status": "running", "attempts": job.attempts, "worker": self.name,
+                 "lease_until": stamp + self.lease}
+            )  # fmt: skip
             taken = db.execute(
                 update(JobRow)
                 .where(JobRow.id == row.id, JobRow.status == row.status,
                        JobRow.attempts == row.attempts)
-                .values(status="running", attempts=job.attempts, worker=self.name,
-                        lease_until=stamp + self.lease)
+                .values(**values)
             )  # fmt: skip
             if taken.rowcount != 1:  # type: ignore[attr-defined]
                 db.rollback()
                 return None
             db.commit()
+            if over:
+                log.error("%s job %d of game %s is dead: its worker stopped answering on each "
+                          "of %d tries", row.kind, row.id, row.game_id, row.attempts)  # fmt: skip
+                return None
             return job
 
     def next_ready(self) -> float | None:
@@ -155,13 +184,13 @@ class Worker:
             db.commit()
 
     def _retry(self, job: Job, error: str) -> None:
-        """Put a failed job back in the queue (the next try starts at once)."""
+        """Put a failed job back in the queue, its next try after ``backoff``."""
         with self.service.sessions() as db:
             db.execute(
                 update(JobRow)
                 .where(JobRow.id == job.id, JobRow.worker == self.name)
                 .values(status="queued", error=error, lease_until=None, worker=None,
-                        not_before=time.time())
+                        not_before=time.time() + backoff(job.attempts))
             )  # fmt: skip
             db.commit()
 
@@ -196,19 +225,28 @@ class Worker:
                 w.cancel()
 
     async def handle(self, job: Job) -> None:
-        """Think and play one job; a failure puts it back for another try."""
+        """Think and play one job; a failure puts it back for another try, later each time
+        (``backoff``), until its last try: then it is dead, with its error."""
         self.current = job
         beat = asyncio.ensure_future(self._heartbeat(job))
         try:
             await self._handle(job)
         except Exception as exc:
-            log.exception("%s job for game %s failed (try %d)", job.kind, job.game_id,
-                          job.attempts)  # fmt: skip
-            error = f"{type(exc).__name__}: {exc}"
-            with contextlib.suppress(Exception):
-                if job.kind != "computer" and job.attempts >= 2 * self.settings.job_attempts:
-                    await self.service.run_db(lambda: self._end(job, "failed", error))
-                else:
+            error = f"{type(exc).__name__}: {exc}"[:2000]
+            unreadable = isinstance(exc, GameError) and exc.code == "unreadable"
+            if unreadable or job.attempts >= self.tries(job.kind):
+                # the traceback once, with the job's end; earlier tries get a line each (an
+                # unreadable game was reported by the service, once)
+                if not unreadable:
+                    log.error("%s job %d of game %s is dead after %d tries: %s", job.kind,
+                              job.id, job.game_id, job.attempts, error, exc_info=True)  # fmt: skip
+                with contextlib.suppress(Exception):
+                    await self.service.run_db(lambda: self._end(job, DEAD, error))
+            else:
+                log.warning("%s job %d of game %s failed (try %d of %d, again in %g s): %s",
+                            job.kind, job.id, job.game_id, job.attempts,
+                            self.tries(job.kind), backoff(job.attempts), error)  # fmt: skip
+                with contextlib.suppress(Exception):
                     await self.service.run_db(lambda: self._retry(job, error))
         finally:
             beat.cancel()
@@ -227,7 +265,9 @@ class Worker:
 
         try:
             await self.service.get(job.game_id)
-        except GameError:
+        except GameError as exc:
+            if exc.code == "unreadable":
+                raise
             await self.service.run_db(lambda: self._end(job, "failed", "no such game"))
             return
 
@@ -251,7 +291,9 @@ class Worker:
         assert self.pool is not None
         try:
             session = await self.service.get(job.game_id)
-        except GameError:
+        except GameError as exc:
+            if exc.code == "unreadable":
+                raise
             await self.service.run_db(lambda: self._end(job, "failed", "no such game"))
             return
         async with session.lock:
@@ -264,7 +306,8 @@ class Worker:
         digest = hashlib.sha256(f"{session.id}:{ply}".encode()).digest()
         seed = int.from_bytes(digest[:4], "big")
         if job.attempts > self.settings.job_attempts:
-            # every try failed: the quickest legal move, thought here (no process, no clock)
+            # every thinking try failed: a random legal move, chosen here (no process, no
+            # clock); if even that fails, the job is dead (see ``tries``)
             log.warning("game %s: the computer played a random move (try %d)",
                         job.game_id, job.attempts)  # fmt: skip
             move = str(make_agent(session.game, "random", seed=seed).choose(session.record.state))

@@ -28,7 +28,7 @@ def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
 
     def make(**overrides: Any) -> TestClient:
         """A client of an app on the test's database (``overrides``: other settings)."""
-        app = create_app(Settings(database_url=db_url, computer_delay=0.0, **overrides))
+        app = create_app(Settings(**{"database_url": db_url, "computer_delay": 0.0, **overrides}))
         client = TestClient(app)
         client.__enter__()
         clients.append(client)
