@@ -102,6 +102,8 @@ UNREADABLE = Text(
 
 class Unreadable(Exception):
     """A game's stored log no longer replays (the reason is the message)."""
+
+
 NO_UNDO_RATED = Text(
     "moves are not taken back in a rated game", "on ne reprend pas de coup dans une partie classée"
 )

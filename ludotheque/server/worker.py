@@ -50,6 +50,7 @@ def backoff(attempts: int) -> float:
     half a second, at most 30 s, so that a failing job never crowds out the others."""
     return min(BACKOFF_MOST, BACKOFF_FIRST * 2.0 ** max(0, attempts - 1))
 
+
 log = logging.getLogger("ludotheque.worker")
 
 

@@ -120,7 +120,7 @@ def test_a_job_that_fails_every_try_is_dead_and_left_alone(
     # tries 1 and 2 timed out, try 3 (the fallback) raised: 0.5 s then 1 s apart at least
     assert job.finished_at is not None and job.finished_at - job.created_at >= 1.5
     time.sleep(1.5)
-    job_again = [j for j in jobs_of(client, created["id"]) if j.kind == "computer"][0]
+    job_again = next(j for j in jobs_of(client, created["id"]) if j.kind == "computer")
     assert (job_again.status, job_again.attempts) == ("dead", 3)  # never tried again
     state = client.get(f"/api/play/{token_of(created['seats']['both'])}").json()
     assert state["ply"] == 0  # nothing was played
