@@ -20,9 +20,20 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnected
 
 from .actions import ACTIONS, Action, Seat, perform, validated
+from .budget import Budget, kind_of
+from .dberrors import is_database_error
 from .guard import RateLimits, origin_allowed, read_json
 from .i18n import pick_language
-from .service import BOTH, WATCH, GameError, GameService, GameSession, Text, say
+from .service import (
+    BOTH,
+    DATABASE_DOWN,
+    WATCH,
+    GameError,
+    GameService,
+    GameSession,
+    Text,
+    say,
+)
 from .settings import Settings
 from .snapshot import since, snapshot
 
@@ -304,11 +315,63 @@ TOO_MANY_CONNECTIONS = GameError(
 )  # fmt: skip
 
 
+BINARY = GameError(
+    say("messages are JSON text: binary frames are not read",
+        "les messages sont du texte JSON : les trames binaires ne sont pas lues"),
+    "binary", 400,
+)  # fmt: skip
+TOO_FAST = GameError(
+    say("you are sending too many messages; wait a moment",
+        "vous envoyez trop de messages ; attendez un instant"),
+    "too-fast", 429,
+)  # fmt: skip
+FLOOD = GameError(
+    say("too many messages: the connection is closed",
+        "trop de messages : la connexion est fermée"),
+    "flood", 429,
+)  # fmt: skip
+UNSUPPORTED_DATA = 1003
+POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
+
+
 async def refuse(socket: WebSocket, error: GameError, close_code: int) -> None:
-    """Tell an accepted socket why it is refused, in its page's language, and close it."""
+    """Tell an accepted socket why it is refused, in its page's language, and close it
+    (quietly if it is gone already)."""
     message = error.in_language(seat_language(socket))
-    await socket.send_json({"type": "error", "code": error.code, "message": message})
-    await socket.close(code=close_code)
+    with contextlib.suppress(*GONE, RuntimeError):
+        await socket.send_json({"type": "error", "code": error.code, "message": message})
+        await socket.close(code=close_code)
+
+
+async def receive_text(socket: WebSocket) -> str:
+    """The next text message; a peer that leaves raises ``WebSocketDisconnect``, and so does
+    a binary frame, once the socket is closed with 1003 (unsupported data) and told why."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code") or 1000, message.get("reason"))
+    text = message.get("text")
+    if not isinstance(text, str):
+        await refuse(socket, BINARY, UNSUPPORTED_DATA)
+        raise WebSocketDisconnect(UNSUPPORTED_DATA)
+    return text
+
+
+async def over_budget(socket: WebSocket, budget: Budget, message_id: Any = None) -> None:
+    """A message over its socket's budget is dropped; the sender is told (once a second),
+    and a socket that keeps at it is closed with 1008 (policy violation)."""
+    if budget.abusive:
+        await refuse(socket, FLOOD, POLICY_VIOLATION)
+        raise WebSocketDisconnect(POLICY_VIOLATION)
+    if budget.tell():
+        reply: dict[str, Any] = {
+            "type": "error", "code": TOO_FAST.code,
+            "message": TOO_FAST.in_language(seat_language(socket)),
+        }  # fmt: skip
+        if message_id is not None:
+            reply["id"] = message_id
+        with contextlib.suppress(*GONE):
+            await socket.send_json(reply)
 
 
 @live.websocket("/ws/{token}")
@@ -332,50 +395,71 @@ async def websocket(
     await socket.accept()
     hub.per_address[where] = hub.per_address.get(where, 0) + 1
     try:
-        try:
-            session, seat = await service.seat(token)
-        except GameError as exc:
-            await refuse(socket, exc, 4404 if exc.status == 404 else 4400)
-            return
-        from .identity import who
-        from .timing import presence, watched_presence
-
-        person = await who(socket)
-        hub.join(session, socket, seat)
-        try:
-            if person.user is not None and seat in session.record.game_object.sides:
-                from .ranking import sit_down
-
-                with contextlib.suppress(GameError):  # (someone sat down first)
-                    await sit_down(service, session, seat, person.user.id)  # their name
-            if hub.seated(session, seat) == 1 and seat in session.presence:
-                await presence(service, session, seat, True)  # the player is back
-            async with session.lock:
-                first = hub.view(session, socket, seat)
-            await socket.send_json(first)
-            chat = socket.app.state.chat
-            talk = await chat.history(session, seat, person)
-            if talk is not None:
-                await socket.send_json(talk)
-            while True:
-                raw = await socket.receive_text()
-                await handle(
-                    socket, Seat(service, session, seat, token), raw, settings, limits, person
-                )
-        except GONE:
-            pass
-        finally:
-            hub.leave(session, socket)
-            if hub.seated(session, seat) == 0 and watched_presence(session, seat):
-                # the player left: written by a task of its own (this one may be cancelled
-                # with its socket)
-                hub.later(presence(service, session, seat, False))
+        await _serve_socket(socket, token, service, settings, limits, hub)
+    except Exception as exc:
+        if not is_database_error(exc):
+            raise
+        log.warning("the database failed a socket: %s",
+                    f"{type(exc).__name__}: {exc}".splitlines()[0][:200])  # fmt: skip
+        await refuse(socket, GameError(DATABASE_DOWN, "unavailable", 503), TRY_AGAIN_LATER)
     finally:
         left = hub.per_address.get(where, 1) - 1
         if left > 0:
             hub.per_address[where] = left
         else:
             hub.per_address.pop(where, None)
+
+
+async def _serve_socket(
+    socket: WebSocket, token: str, service: GameService, settings: Settings,
+    limits: RateLimits, hub: Hub,
+) -> None:  # fmt: skip
+    """A game's socket, once accepted: its first view, then its messages until it leaves."""
+    try:
+        session, seat = await service.seat(token)
+    except GameError as exc:
+        await refuse(socket, exc, 4404 if exc.status == 404 else 4400)
+        return
+    from .identity import who
+    from .timing import presence, watched_presence
+
+    person = await who(socket)
+    hub.join(session, socket, seat)
+    try:
+        if person.user is not None and seat in session.record.game_object.sides:
+            from .ranking import sit_down
+
+            with contextlib.suppress(GameError):  # (someone sat down first)
+                await sit_down(service, session, seat, person.user.id)  # their name
+        if hub.seated(session, seat) == 1 and seat in session.presence:
+            await presence(service, session, seat, True)  # the player is back
+        async with session.lock:
+            await service.refresh(session)  # a change this process missed is in it
+            first = hub.view(session, socket, seat)
+        await socket.send_json(first)
+        chat = socket.app.state.chat
+        talk = await chat.history(session, seat, person)
+        if talk is not None:
+            await socket.send_json(talk)
+        budget = Budget()
+        while True:
+            raw = await receive_text(socket)
+            if not budget.allow("any"):
+                await over_budget(socket, budget)
+                continue
+            await handle(
+                socket, Seat(service, session, seat, token), raw, settings, limits, person,
+                budget,
+            )  # fmt: skip
+            await asyncio.sleep(0)  # a busy socket leaves the others their turn
+    except GONE:
+        pass
+    finally:
+        hub.leave(session, socket)
+        if hub.seated(session, seat) == 0 and watched_presence(session, seat):
+            # the player left: written by a task of its own (this one may be cancelled
+            # with its socket)
+            hub.later(presence(service, session, seat, False))
 
 
 async def handle(
@@ -385,15 +469,29 @@ async def handle(
     settings: Settings,
     limits: RateLimits,
     person: Any = None,
+    budget: Budget | None = None,
 ) -> None:
     """One message from a socket: an action, ``sync``, ``ping`` or ``chat`` (a message in the
-    seat's chat, from ``person``); refusals are messages."""
+    seat's chat, from ``person``), within the socket's ``budget``; refusals are messages."""
     message: dict[str, Any] = {}
     try:
-        message = read_json(raw, settings.max_message, settings.max_depth)
+        try:
+            message = read_json(raw, settings.max_message, settings.max_depth)
+        except GameError:
+            if budget is not None and not budget.allow("other"):
+                await over_budget(socket, budget)
+                return
+            raise
         kind = message.get("type")
-        if kind == "sync":
+        if budget is not None:
+            action_of = ACTIONS.get(kind) if isinstance(kind, str) else None
+            spent = kind_of(kind, None if action_of is None else action_of.changes)
+            if not budget.allow(spent):
+                await over_budget(socket, budget, message.get("id"))
+                return
+        if kind == "sync":  # what the database holds now, whatever this process heard
             async with seat.session.lock:
+                await seat.service.refresh(seat.session)
                 view = get_hub(socket).view(seat.session, socket, seat.seat)
             await socket.send_json(view)
             return
@@ -422,7 +520,13 @@ async def handle(
     except GONE:
         raise
     except Exception as exc:
-        if not isinstance(exc, GameError):
+        if isinstance(exc, GameError):
+            pass
+        elif is_database_error(exc):  # the database is away: said, without a traceback
+            log.warning("the database failed a message: %s",
+                        f"{type(exc).__name__}: {exc}".splitlines()[0][:200])  # fmt: skip
+            exc = GameError(DATABASE_DOWN, "unavailable", 503)
+        else:
             log.exception("a message failed: %.200r", raw)
             exc = GameError(
                 say("the server could not do this; nothing was changed",

@@ -17,20 +17,22 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 
 from .actions import describe
 from .api import Hub, live, seat_language
 from .api import router as api_router
-from .bus import make_bus
+from .bus import PostgresBus, make_bus
 from .computer import ComputerPool
 from .db import make_engine, migrate, session_factory
 from .guard import Guard, RateLimits
 from .mat_files import router as mat_router
+from .pages import error_page
 from .pages import router as pages_router
 from .secret import server_secret
-from .service import GameError, GameService
+from .service import DATABASE_DOWN, GameError, GameService
 from .settings import Settings
 from .users import Users
 from .worker import CHORES, Worker
@@ -38,6 +40,8 @@ from .worker import CHORES, Worker
 HERE = Path(__file__).parent
 log = logging.getLogger("ludotheque.app")
 SWEEP_SECONDS = 10.0
+CATCH_UP_SECONDS = 3.0
+"""How often a process compares the games it shows with the log (on PostgreSQL)."""
 ABANDON_SWEEP_SECONDS = 3600.0
 
 
@@ -76,6 +80,8 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
         chores = Worker(service, None, kinds=CHORES)
         tasks.append(asyncio.create_task(chores.run(stop)))
         tasks.append(asyncio.create_task(_sweep(service, stop)))
+        if isinstance(bus, PostgresBus):  # a notice lost without a gap is caught up too
+            tasks.append(asyncio.create_task(_watch_log(service, stop)))
         tasks.append(asyncio.create_task(lobby.run(stop)))
         with contextlib.suppress(Exception):
             await service.resume_legacy()
@@ -129,6 +135,25 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
             headers=headers,
         )
 
+    async def database_failed(request: Request, exc: Exception) -> Response:
+        """The database failed a request (it is away, or restarting): a 503 that says so,
+        in the reader's language, and one line in the log (not a traceback)."""
+        log.warning("the database failed %s %s: %s", request.method, request.url.path,
+                    f"{type(exc).__name__}: {exc}".splitlines()[0][:200])  # fmt: skip
+        error = GameError(DATABASE_DOWN, "unavailable", 503)
+        if not request.url.path.startswith("/api/"):
+            return error_page(request, error)
+        return JSONResponse(
+            {"detail": error.in_language(seat_language(request)), "code": error.code},
+            status_code=503, headers={"Retry-After": "2"},
+        )  # fmt: skip
+
+    app.add_exception_handler(SQLAlchemyError, database_failed)
+    with contextlib.suppress(ImportError):  # PostgreSQL's driver, when it is installed
+        import psycopg
+
+        app.add_exception_handler(psycopg.Error, database_failed)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = describe(exc)  # type: ignore[arg-type]
@@ -165,6 +190,18 @@ async def _sweep(service: GameService, stop: asyncio.Event) -> None:
             log.exception("the sweep failed")
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), SWEEP_SECONDS)
+
+
+async def _watch_log(service: GameService, stop: asyncio.Event) -> None:
+    """Now and then: games whose sockets are behind the log are caught up (the bus tells
+    of every change, and of its own gaps; this is for a notice lost without one)."""
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), CATCH_UP_SECONDS)
+        try:
+            await service.catch_up()
+        except Exception as exc:  # the database is away: the next round tries again
+            log.warning("catching up with the log failed: %s", f"{type(exc).__name__}"[:100])
 
 
 def app_from_environment() -> FastAPI:

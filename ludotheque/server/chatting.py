@@ -49,7 +49,9 @@ class Chat:
         self.hub = hub
         self.limiter = ChatLimiter()
         self.swept = time.monotonic()
+        self.last_heard: dict[str, int] = {}  # game -> the last message told here
         bus.subscribe("chat", self._heard)
+        bus.on_gap(self.catch_up)
 
     @staticmethod
     def sender(session: GameSession, seat: str, who: Who) -> tuple[str, str | None]:
@@ -104,12 +106,51 @@ class Chat:
         session = self.service.games.get(game_id)
         if not room or session is None:
             return
-        with contextlib.suppress(ValueError):
-            message = json.loads(body)
-            text = json.dumps({"type": "chat", "message": message}, ensure_ascii=False)
-            for socket, seat in list(room.items()):
-                if _chat_channel(session, seat) == message.get("channel"):
-                    self.hub.send_later(socket, text)
+        with contextlib.suppress(ValueError, TypeError):
+            self._tell(session, room, json.loads(body))
+
+    def _tell(self, session: GameSession, room: dict[Any, str], message: dict[str, Any]) -> None:
+        """Send ``message`` to the sockets of ``room`` that read its channel."""
+        number = message.get("id")
+        if isinstance(number, int):
+            self.last_heard[session.id] = max(number, self.last_heard.get(session.id, 0))
+        text = json.dumps({"type": "chat", "message": message}, ensure_ascii=False)
+        for socket, seat in list(room.items()):
+            if _chat_channel(session, seat) == message.get("channel"):
+                self.hub.send_later(socket, text)
+
+    async def catch_up(self) -> None:
+        """After a gap in the bus: the messages said meanwhile in the games this process
+        shows, to their sockets."""
+        known = {gid: n for gid, n in self.last_heard.items() if self.hub.rooms.get(gid)}
+        self.last_heard = dict(known)
+        if not known:
+            return
+
+        def read() -> list[ChatRow]:
+            with self.service.sessions() as db:
+                return list(
+                    db.scalars(
+                        select(ChatRow)
+                        .where(ChatRow.game_id.in_(list(known)[:1000]))
+                        .where(ChatRow.id > min(known.values()))
+                        .order_by(ChatRow.id.desc())
+                        .limit(5000)
+                    ).all()
+                )[::-1]
+
+        for row in await self.service.run_db(read):
+            room = self.hub.rooms.get(row.game_id)
+            session = self.service.games.get(row.game_id)
+            if room and session is not None and row.id > known.get(row.game_id, row.id):
+                self._tell(session, room, self._row_view(session, row))
+
+    @staticmethod
+    def _row_view(session: GameSession, row: ChatRow) -> dict[str, Any]:
+        """A stored message as the sockets are told it."""
+        side = row.sender.removeprefix("side:") if row.sender.startswith("side:") else None
+        message = Message(row.at, row.channel, row.sender, row.name or "", row.text)
+        return _view(row.id, message, side if side in session.record.game_object.sides else None)
 
     async def history(self, session: GameSession, seat: str, who: Who) -> dict[str, Any] | None:
         """The last messages of ``seat``'s channel, and who the reader is in it (``me``)."""
@@ -128,12 +169,9 @@ class Chat:
                 return list(reversed(rows))
 
         rows = await self.service.run_db(read)
-        sides = session.record.game_object.sides
-        messages = []
-        for r in rows:
-            side = r.sender.removeprefix("side:") if r.sender.startswith("side:") else None
-            message = Message(r.at, r.channel, r.sender, r.name or "", r.text)
-            messages.append(_view(r.id, message, side if side in sides else None))
+        messages = [self._row_view(session, r) for r in rows]
+        last = rows[-1].id if rows else 0
+        self.last_heard[session.id] = max(last, self.last_heard.get(session.id, 0))
         me, _ = self.sender(session, seat, who)
         can_write = channel == PLAYERS or who.user is not None
         return {"type": "chat-history", "channel": channel, "me": me, "messages": messages,

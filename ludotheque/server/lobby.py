@@ -31,6 +31,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import or_, select, update
@@ -40,7 +41,7 @@ from .. import load
 from .accounts import username_key
 from .boards import available
 from .bus import Bus
-from .db import GameRow, PlayerRow, SeekRow, UserRow
+from .db import GameRow, PlayerRow, SeekRow, UserRow, now
 from .identity import Who
 from .matchmaking import Seek, check_accept, make_seek, pair
 from .people import Person
@@ -53,6 +54,7 @@ log = logging.getLogger("ludotheque.lobby")
 RENEW_SECONDS = 10.0  # a process renews the seeks of the lobby pages it holds this often
 STALE_SECONDS = 45.0  # a seek not renewed for this long is gone
 WAVE_SECONDS = 2.0  # quick pairing runs this often while seeks wait
+PAIRED_RECENTLY = 120.0  # after a gap in the bus, pages of seeks paired this recently are told
 GAMES_SECONDS = 10.0  # the list of games being played is read again this often
 MAX_OPEN = 3  # open challenges per player at once
 LISTED_GAMES = 30
@@ -135,6 +137,7 @@ class Lobby:
         self.dirty = asyncio.Event()
         self.tasks: set[asyncio.Task[None]] = set()
         bus.subscribe("lobby", self._heard)
+        bus.on_gap(self.catch_up)
 
     def now(self) -> float:
         return time.time()
@@ -154,6 +157,32 @@ class Lobby:
                 if who.key in keys.split():
                     self._send(socket, {"type": "start", "url": f"/resume/{game_id}"})
         self.dirty.set()
+
+    async def catch_up(self) -> None:
+        """After a gap in the bus: the list is read again, and a page here whose seek was
+        paired meanwhile (its ``start`` notice unheard) is sent to its game."""
+        self.dirty.set()
+        keys = {who.key for who in self.sockets.values() if who.key is not None}
+        if not keys:
+            return
+        recent = now() - timedelta(seconds=PAIRED_RECENTLY)
+
+        def read() -> list[tuple[str, str]]:
+            with self.service.sessions() as db:
+                rows = db.execute(
+                    select(SeekRow)
+                    .join(GameRow, GameRow.id == SeekRow.game_id)
+                    .where(SeekRow.status == "paired", GameRow.created_at > recent,
+                           GameRow.finished_at.is_(None))
+                ).scalars().all()  # fmt: skip
+                return [(row.game_id or "", _player(row).key) for row in rows]
+
+        for game_id, key in await self.service.run_db(read):
+            if key not in keys:
+                continue
+            for socket, who in list(self.sockets.items()):
+                if who.key == key:
+                    self._send(socket, {"type": "start", "url": f"/resume/{game_id}"})
 
     def _send(self, socket: Any, message: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(self._deliver(socket, message))

@@ -7,6 +7,7 @@ session, or an anonymous visitor's cookie): each needs the page's CSRF token in 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Annotated, Any
 
@@ -16,7 +17,17 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from .actions import validated
-from .api import GONE, LimitsDep, address
+from .api import (
+    GONE,
+    TOO_MANY_CONNECTIONS,
+    Hub,
+    LimitsDep,
+    address,
+    over_budget,
+    receive_text,
+    refuse,
+)
+from .budget import Budget
 from .db import GameRow, PlayerRow, SeatRow, token_hash
 from .guard import origin_allowed, read_json
 from .identity import Who, require_csrf, who
@@ -163,22 +174,40 @@ async def lobby_socket(socket: WebSocket) -> None:
     game's address) when a game was made for this visitor."""
     settings = socket.app.state.settings
     lobby: Lobby = socket.app.state.lobby
+    hub: Hub = socket.app.state.hub
     await socket.accept()
     if not origin_allowed(socket.headers, settings.allowed_origins):
         await socket.close(code=4403)
         return
-    person = await who(socket)
-    if person.fresh_binding:  # no cookie: nobody to pair (the page sets it first)
-        person = Who(None, None, None)
-    lobby.joined(socket, person)
+    where = f"lobby {address(socket)}"  # counted apart from the games' sockets
+    cap = settings.connections_per_address
+    if cap and hub.per_address.get(where, 0) >= cap:
+        await refuse(socket, TOO_MANY_CONNECTIONS, 4429)
+        return
+    hub.per_address[where] = hub.per_address.get(where, 0) + 1
     try:
-        await lobby.refresh(games=True)
-        await socket.send_json(lobby.view(person))
-        while True:
-            raw = await socket.receive_text()
-            if raw.strip() == '{"type":"ping"}':
-                await socket.send_json({"type": "pong"})
-    except GONE:
-        pass
+        person = await who(socket)
+        if person.fresh_binding:  # no cookie: nobody to pair (the page sets it first)
+            person = Who(None, None, None)
+        lobby.joined(socket, person)
+        try:
+            await lobby.refresh(games=True)
+            await socket.send_json(lobby.view(person))
+            budget = Budget()
+            while True:
+                raw = await receive_text(socket)
+                if not budget.allow("ping"):  # the page only pings
+                    await over_budget(socket, budget)
+                elif raw.strip() == '{"type":"ping"}':
+                    await socket.send_json({"type": "pong"})
+                await asyncio.sleep(0)
+        except GONE:
+            pass
+        finally:
+            lobby.left(socket)
     finally:
-        lobby.left(socket)
+        left = hub.per_address.get(where, 1) - 1
+        if left > 0:
+            hub.per_address[where] = left
+        else:
+            hub.per_address.pop(where, None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import itertools
+import json
 import logging
 import secrets
 import time
@@ -35,6 +36,7 @@ from ..record import Record
 from .boards import available
 from .bus import Bus, MemoryBus, PostgresBus
 from .db import EventRow, GameRow, JobRow, PlayerRow, SeatRow, now, token_hash
+from .dberrors import WRITE_TRIES, is_database_error, is_transient
 from .engine_words import french
 from .people import Person
 from .pglog import Append, PgLog, Refused
@@ -104,6 +106,26 @@ class Unreadable(Exception):
     """A game's stored log no longer replays (the reason is the message)."""
 
 
+DATABASE_BUSY = Text(
+    "the game is busy (the database refused the change several times); nothing was played: "
+    "try again",
+    "la partie est occupée (la base de données a refusé la modification plusieurs fois) ; rien "
+    "n'a été joué : réessayez",
+)
+DATABASE_AWAY = Text(
+    "the database is unavailable for a moment; nothing was changed: try again shortly",
+    "la base de données est indisponible un instant ; rien n'a changé : réessayez bientôt",
+)
+UNCERTAIN = Text(
+    "the database did not confirm this in time: it may have been recorded; the game will "
+    "show it once the connection is back",
+    "la base de données ne l'a pas confirmé à temps : ce peut être enregistré ; la partie "
+    "l'affichera quand la connexion reviendra",
+)
+DATABASE_DOWN = Text(
+    "the database is unavailable for a moment; try again shortly",
+    "la base de données est indisponible un instant ; réessayez bientôt",
+)
 NO_UNDO_RATED = Text(
     "moves are not taken back in a rated game", "on ne reprend pas de coup dans une partie classée"
 )
@@ -244,6 +266,7 @@ class GameService:
         self.tasks: set[asyncio.Task[None]] = set()
         self.now: Callable[[], float] = time.time  # the clocks' time (tests set their own)
         self.bus.subscribe("game", self._heard)
+        self.bus.on_gap(self.catch_up)
         # SQLite has one writer at a time: one thread for it (more would only wait on its lock)
         sqlite = (
             sessions.kw.get("bind") is not None and sessions.kw["bind"].dialect.name == "sqlite"
@@ -636,6 +659,35 @@ class GameService:
             return None
         return self._catch_up(session, seq)
 
+    async def catch_up(self) -> int:
+        """Compare the games this process shows to sockets with the log, and refresh (and
+        so announce) those that are behind: after a gap in the bus, or now and then in case
+        a notice was lost. How many were behind."""
+        held = {gid: s.seq for gid, s in self.games.items() if s.clients > 0}
+        if not held:
+            return 0
+        ids = list(held)
+
+        def read() -> list[tuple[str, int]]:
+            tops: list[tuple[str, int]] = []
+            with self.sessions() as db:
+                for i in range(0, len(ids), 500):
+                    rows = db.execute(
+                        select(EventRow.game_id, func.max(EventRow.seq))
+                        .where(EventRow.game_id.in_(ids[i : i + 500]))
+                        .group_by(EventRow.game_id)
+                    ).all()
+                    tops.extend((gid, int(top)) for gid, top in rows)
+            return tops
+
+        behind = [gid for gid, top in await self.run_db(read) if top + 1 > held[gid]]
+        for gid in behind:
+            session = self.games.get(gid)
+            if session is not None:
+                async with session.lock:
+                    await self.refresh(session)
+        return len(behind)
+
     async def _catch_up(self, session: GameSession, seq: int) -> None:
         async with session.lock:
             if session.seq < seq:  # the change may be this process's own, just committed
@@ -784,39 +836,96 @@ class GameService:
         ``before`` and ``after`` as more work in it. Raises ``Conflict`` if another process
         wrote at this place of the log first; the caller then takes the change back."""
 
+        write: Callable[[], Awaitable[None]]
         if before is None and after is None and self.pglog is not None:
             # the hot path on PostgreSQL: one statement on the event loop (see pglog)
-            change = self._summary(session, events)
-            try:
-                await self.pglog.append(change)
-            except Refused:
-                raise Conflict from None
-            self._stored(session, events, change.wakes_workers)
-            return
-        if before is None and after is None and self.sqlitelog is not None:
+            change, pglog = self._summary(session, events), self.pglog
+
+            async def write() -> None:
+                await pglog.append(change)
+
+        elif before is None and after is None and self.sqlitelog is not None:
             # the hot path on SQLite: a few plain statements in the database thread
             change, log = self._summary(session, events), self.sqlitelog
-            try:
-                await self.run_db(lambda: log.append(change))
-            except Refused:
-                raise Conflict from None
-            self._stored(session, events, change.wakes_workers)
-            return
 
-        def write() -> None:
+            async def write() -> None:
+                await self.run_db(lambda: log.append(change))
+
+        else:
+            change = self._summary(session, events)
+
+            def orm_write() -> None:
+                with self.sessions() as db:
+                    if before is not None:
+                        before(db)
+                    self._write(db, session, events)
+                    if after is not None:
+                        after(db)
+                    db.commit()
+
+            async def write() -> None:
+                await self.run_db(orm_write)
+
+        await self._attempt(session, events, write)
+        self._stored(session, events, change.wakes_workers)
+
+    async def _attempt(
+        self, session: GameSession, events: list[Event], write: Callable[[], Awaitable[None]]
+    ) -> None:
+        """Run ``write``: again when the database aborted it (a deadlock: nothing was
+        written), up to ``WRITE_TRIES``; ``Conflict`` when another process took the place in
+        the log. When the database failed otherwise, the commit may or may not have happened:
+        the log says which before anyone is told (``_landed``)."""
+        for attempt in itertools.count(1):
+            try:
+                await write()
+                return
+            except (Refused, IntegrityError):
+                raise Conflict from None
+            except Exception as exc:
+                if not is_database_error(exc):
+                    raise
+                if is_transient(exc):
+                    if attempt < WRITE_TRIES:
+                        await asyncio.sleep(0.01 * attempt * (1 + secrets.randbelow(100) / 100))
+                        continue
+                    raise GameError(DATABASE_BUSY, "busy", 409) from None
+                landed = await self._landed(session, events)
+                if landed:
+                    log.warning("game %s: the database failed as it committed entry %d, "
+                                "which the log holds", session.id, session.seq)  # fmt: skip
+                    return
+                if landed is None:
+                    raise GameError(UNCERTAIN, "uncertain", 503) from None
+                raise GameError(DATABASE_AWAY, "unavailable", 503) from None
+
+    async def _landed(self, session: GameSession, events: list[Event]) -> bool | None:
+        """After a failure of the database during a write: whether ``events`` are in the log
+        at ``session.seq`` (``None``: the log cannot be read now). Other entries there are
+        another process's change (``Conflict``)."""
+        if not events:
+            return None
+        first, end = session.seq, session.seq + len(events)
+
+        def read() -> list[tuple[str, Any]]:
             with self.sessions() as db:
-                if before is not None:
-                    before(db)
-                self._write(db, session, events)
-                if after is not None:
-                    after(db)
-                db.commit()
+                rows = db.execute(
+                    select(EventRow.kind, EventRow.data)
+                    .where(EventRow.game_id == session.id, EventRow.seq >= first,
+                           EventRow.seq < end)
+                    .order_by(EventRow.seq)
+                ).all()  # fmt: skip
+                return [(kind, data) for kind, data in rows]
 
         try:
-            await self.run_db(write)
-        except IntegrityError:
-            raise Conflict from None
-        self._stored(session, events, self._summary(session, events).wakes_workers)
+            found = await self.run_db(read)
+        except Exception:
+            return None
+        if not found:
+            return False
+        if _same_entries(found, events):
+            return True
+        raise Conflict
 
     def _stored(self, session: GameSession, events: list[Event], wake: bool) -> None:
         """``events`` are in the log: the game's place in it moves on; announce them."""
@@ -1356,6 +1465,13 @@ ENDINGS = frozenset({"move", "resign", "end", "abandon"})
 UNRATED = frozenset({"aborted", "abandoned"})
 """Ends that never count for ratings."""
 JOBS = cast(Table, JobRow.__table__)
+
+
+def _same_entries(found: list[tuple[str, Any]], events: list[Event]) -> bool:
+    """Whether log entries read back are ``events`` (compared as the database keeps JSON)."""
+    return json.dumps(found, sort_keys=True) == json.dumps(
+        [[kind, json.loads(json.dumps(data))] for kind, data in events], sort_keys=True
+    )
 
 
 def _sets_clock(kind: str, data: dict[str, Any]) -> bool:

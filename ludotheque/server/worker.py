@@ -235,6 +235,8 @@ class Worker:
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"[:2000]
             unreadable = isinstance(exc, GameError) and exc.code == "unreadable"
+            if unreadable:
+                error = f"unreadable game: {self.service.unreadable.get(job.game_id, exc)}"
             if unreadable or job.attempts >= self.tries(job.kind):
                 # the traceback once, with the job's end; earlier tries get a line each (an
                 # unreadable game was reported by the service, once)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from sqlalchemy import select, update
 
 from ludotheque.server import worker as worker_module
@@ -124,3 +125,141 @@ def test_a_job_that_fails_every_try_is_dead_and_left_alone(
     assert (job_again.status, job_again.attempts) == ("dead", 3)  # never tried again
     state = client.get(f"/api/play/{token_of(created['seats']['both'])}").json()
     assert state["ply"] == 0  # nothing was played
+
+
+# -- what clients send --------------------------------------------------------------------
+
+
+def test_a_binary_frame_is_refused_with_1003_and_no_traceback(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    token = token_of(new_game(client)["seats"]["both"])
+    with caplog.at_level(logging.WARNING), client.websocket_connect(f"/ws/{token}") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_bytes(b"\x00\x01binary")
+        told = ws.receive_json()
+        assert told["type"] == "error" and told["code"] == "binary"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1003
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
+
+
+def test_a_flooding_socket_is_slowed_then_closed_and_others_play_on(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    created = new_game(client, mode="friend")
+    rebels, general = token_of(created["seats"]["rebels"]), token_of(created["seats"]["general"])
+    other = token_of(new_game(client)["seats"]["both"])
+    pongs = refusals = 0
+    with (
+        caplog.at_level(logging.WARNING),
+        client.websocket_connect(f"/ws/{rebels}") as flood,
+        client.websocket_connect(f"/ws/{other}") as calm,
+    ):
+        assert flood.receive_json()["type"] == "state"
+        assert calm.receive_json()["type"] == "state"
+        for _ in range(400):
+            flood.send_text('{"type":"ping"}')
+        code = None
+        while code is None:
+            try:
+                message = flood.receive_json()
+            except WebSocketDisconnect as gone:
+                code = gone.code
+                break
+            if message["type"] == "pong":
+                pongs += 1
+            elif message.get("code") in ("too-fast", "flood"):
+                refusals += 1
+        assert code == 1008
+        assert 1 <= pongs <= 15 and refusals >= 2, (pongs, refusals)
+        calm.send_json({"type": "move", "move": "a2-b2", "ply": 0})
+        assert receive(calm, "state")["game"]["ply"] == 1
+    # the flooder's opponent is not punished, nor is the flooder's seat: it may come back
+    with client.websocket_connect(f"/ws/{general}") as g:
+        assert g.receive_json()["type"] == "state"
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
+
+
+def receive(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return dict(message)
+
+
+# -- the database failing -----------------------------------------------------------------
+
+
+def _store_path(service: Any) -> tuple[Any, str]:
+    """The object and method name of the hot write path of this database."""
+    return (service.pglog, "append") if service.pglog is not None else (service.sqlitelog, "append")
+
+
+def test_a_deadlocked_write_is_tried_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    token = token_of(new_game(client)["seats"]["both"])
+    target, name = _store_path(service)
+    real = getattr(target, name)
+    failures = [2]
+
+    def flaky(*args: Any) -> Any:
+        if failures[0] > 0:
+            failures[0] -= 1
+            raise psycopg.errors.DeadlockDetected("deadlock detected (a test)")
+        return real(*args)
+
+    monkeypatch.setattr(target, name, flaky)
+    moved = client.post(f"/api/play/{token}/move", json={"move": "a2-b2", "ply": 0})
+    assert moved.status_code == 200, moved.text
+    failures[0] = 10
+    refused = client.post(f"/api/play/{token}/move", json={"move": "c3-b4", "ply": 1})
+    assert refused.status_code == 409 and refused.json()["code"] == "busy", refused.text
+    monkeypatch.setattr(target, name, real)
+    state = client.get(f"/api/play/{token}").json()
+    assert [h["text"] for h in state["history"]] == ["a2-b2"]
+
+
+def test_a_write_whose_commit_is_uncertain_is_checked_against_the_log(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails as the move is committed: the log says whether it is there, and
+    the player is told the truth either way."""
+    import psycopg
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    token = token_of(new_game(client)["seats"]["both"])
+    target, name = _store_path(service)
+    real = getattr(target, name)
+    committed_then_lost = True
+
+    def lost(*args: Any) -> Any:
+        if committed_then_lost:
+            result = real(*args)
+            if hasattr(result, "__await__"):
+
+                async def after() -> None:
+                    await result
+                    raise psycopg.OperationalError("server closed the connection (a test)")
+
+                return after()
+        raise psycopg.OperationalError("server closed the connection (a test)")
+
+    monkeypatch.setattr(target, name, lost)
+    moved = client.post(f"/api/play/{token}/move", json={"move": "a2-b2", "ply": 0})
+    assert moved.status_code == 200, moved.text  # it is in the log: it was played
+    committed_then_lost = False
+    failed = client.post(
+        f"/api/play/{token}/move", json={"move": "c3-b4", "ply": 1},
+        headers={"Accept-Language": "fr"},
+    )  # fmt: skip
+    assert failed.status_code == 503 and failed.json()["code"] == "unavailable", failed.text
+    assert "rien n'a changé" in failed.json()["detail"]
+    monkeypatch.setattr(target, name, real)
+    state = client.get(f"/api/play/{token}").json()
+    assert [h["text"] for h in state["history"]] == ["a2-b2"] and state["ply"] == 1
