@@ -299,10 +299,7 @@ class AnalysisPool(ComputerPool):
             daemon=True,
         )  # fmt: skip
         self.reader.start()
-        return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=self.context,
-            initializer=_start_analysis_process, initargs=(self.queue,),
-        )  # fmt: skip
+        return self._executor(_start_analysis_process, (self.queue,))
 
     def _read(self, source: Any) -> None:
         while True:
@@ -357,9 +354,7 @@ class HintPool(ComputerPool):
     """Processes that answer the best moves of positions (hints, the analysis board)."""
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=self.context, initializer=_start_hint_process
-        )
+        return self._executor(_start_hint_process)
 
     async def best(
         self, game: str, ruleset: str, position: str, history: list[str], n: int

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from ..ai.levels import make_agent
 from ..record import Record
+from .lifeline import Lifeline
 
 
 def think(record_json: str, level: str, seed: int) -> str:
@@ -25,8 +28,19 @@ def think(record_json: str, level: str, seed: int) -> str:
     return str(agent.choose(record.state))
 
 
+def start_process(
+    lifeline: Lifeline, initializer: Callable[..., object] | None, initargs: tuple[Any, ...]
+) -> None:
+    """The initializer of every pool process: it ends with the server that started it (even
+    one killed by SIGKILL, see ``lifeline``), then runs the pool's own ``initializer``."""
+    lifeline.hold()
+    if initializer is not None:
+        initializer(*initargs)
+
+
 class ComputerPool:
-    """A pool of processes for ``think``; ``kill`` ends a computation that took too long."""
+    """A pool of processes for ``think``; ``kill`` ends a computation that took too long.
+    Its processes end with this one, however it ends (``lifeline``)."""
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = max(1, workers)
@@ -34,7 +48,16 @@ class ComputerPool:
         self.pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self.context)
+        return self._executor()
+
+    def _executor(
+        self, initializer: Callable[..., object] | None = None, initargs: tuple[Any, ...] = ()
+    ) -> ProcessPoolExecutor:
+        """An executor whose processes end with this process, then run ``initializer``."""
+        return ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=self.context, initializer=start_process,
+            initargs=(Lifeline(), initializer, initargs),
+        )  # fmt: skip
 
     async def choose(self, record_json: str, level: str, seed: int) -> str:
         loop = asyncio.get_running_loop()

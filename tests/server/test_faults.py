@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 from sqlalchemy import select, update
+from starlette.websockets import WebSocketDisconnect
 
 from ludotheque.server import worker as worker_module
 from ludotheque.server.db import GameRow, JobRow
