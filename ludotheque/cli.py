@@ -122,8 +122,9 @@ def _serve(args: argparse.Namespace) -> int:
     migrate(engine)
     engine.dispose()
     os.environ["DATABASE_URL"] = url
+    # the app, in server processes that end with this one (ludotheque.server.lifeline)
     uvicorn.run(
-        "ludotheque.server.app:app_from_environment", factory=True, workers=args.workers,
+        "ludotheque.server.lifeline:served_app", factory=True, workers=args.workers,
         **options,
     )  # fmt: skip
     return 0
