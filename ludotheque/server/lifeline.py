@@ -64,9 +64,10 @@ class Lifeline:
     that it can ``hold()`` it: ``parent`` is the pid of the process that started the child,
     and ``main_thread`` whether that process's main thread did.
 
-    Both are read when the lifeline is pickled, which multiprocessing does in the thread that
-    starts the child (the ``spawn`` and ``forkserver`` contexts). Not pickled (``fork``),
-    ``main_thread`` is False: unknown, so no kill signal, only the watch.
+    Both are read when the lifeline is pickled, which the ``spawn`` context does in the thread
+    that starts the child (the pools' context). Not pickled (``fork``), ``main_thread`` is
+    False: unknown, so no kill signal, only the watch. Not for ``forkserver``: there the fork
+    server is the child's parent, and the child would think its parent gone.
     """
 
     def __init__(self, parent: int | None = None, main_thread: bool = False) -> None:
