@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import available_games, load
 from .ai import Agent
@@ -78,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--save", type=Path, help="write every game's record into this folder")
     add_analyse_parser(commands)
     add_solve_parser(commands)
+    from .server.admin import add_parser as add_admin_parser
+
+    add_admin_parser(commands)
     return parser
 
 
@@ -90,8 +94,16 @@ def _database_url(given: str | None) -> str:
     return url
 
 
+def _default_database() -> str:
+    from .server.settings import default_database_url
+
+    return default_database_url()
+
+
 def _serve(args: argparse.Namespace) -> int:
+    import logging
     import os
+    import tempfile
 
     import uvicorn
 
@@ -111,8 +123,20 @@ def _serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    options = {"host": args.host, "port": args.port, "log_level": "warning",
-               "ws_max_size": max(settings.max_message, 1024) * 4}  # fmt: skip
+    # on SIGTERM, a process stops accepting, finishes what is in flight (10 s at most) and
+    # closes its sockets with 1012, which the pages answer by connecting again at once
+    options: dict[str, Any] = {
+        "host": args.host, "port": args.port, "log_level": "warning",
+        "ws_max_size": max(settings.max_message, 1024) * 4, "timeout_graceful_shutdown": 10,
+    }  # fmt: skip
+    if settings.log_format == "json":
+        from .server.ops import configure_logging
+
+        configure_logging("json", logging.WARNING)
+        options["log_config"] = None  # uvicorn's own records go through the same lines
+    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # the processes' metrics are summed by whichever answers a scrape (see metrics)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="ludotheque-metrics-")
     print(f"Ludothèque: database {url}", flush=True)
     print(f"Ludothèque: open http://{args.host}:{args.port}/ in your browser", flush=True)
     if args.workers == 1:
@@ -142,8 +166,13 @@ def _worker(args: argparse.Namespace) -> int:
     from .server.settings import Settings
     from .server.worker import Worker
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     settings = Settings(database_url=_database_url(args.db))
+    if settings.log_format == "json":
+        from .server.ops import configure_logging
+
+        configure_logging("json")
+    else:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     url = settings.resolved_database_url()
 
     async def run() -> None:
@@ -258,6 +287,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run(args)
         finally:
             register_oracle("general", before)
+    if args.command == "admin":
+        from .server.admin import run as admin
+
+        return admin(args, _database_url(args.db) or _default_database())
     if args.command == "solve":
         from .solve.command import run as solve
 

@@ -12,7 +12,14 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy import select
 
-from .accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
+from .accounts import (
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    USERNAME_MAX,
+    USERNAME_MIN,
+    AccountError,
+    username_key,
+)
 from .api import address
 from .db import UserRow
 from .identity import (
@@ -27,6 +34,7 @@ from .identity import (
 from .pages import error_page, language, looking, page
 from .profiles import boards, leaderboard, profile
 from .service import GameError, GameService, say
+from .throttle import DEVICE_COOKIE, SignInThrottle, device_cookie, read_device
 from .users import Users
 
 router = APIRouter(dependencies=[Depends(looking)])
@@ -75,15 +83,27 @@ async def _account_form(request: Request, name: str) -> Response:
     person = _person(request)
     username = str(form.get("username") or "")[:64]
     target = _next(form.get("next"))
+    secret: bytes = request.app.state.secret
+    device = read_device(secret, request.cookies.get(DEVICE_COOKIE))
+    account = username_key(username.strip())
+    throttle: SignInThrottle = request.app.state.throttle
+    where = address(request)
     try:
         require_csrf(request, person, form.get(CSRF_FIELD))
-        # guessing passwords costs one try of the address's creation allowance each
-        request.app.state.limits.check("create", address(request))
         users = _users(request)
         if name == "signup.html":
-            _user, token = await users.sign_up(username, form.get("password"))
+            # making accounts costs one of the address's creations each
+            request.app.state.limits.check("create", where)
+            user, token = await users.sign_up(username, form.get("password"))
         else:
-            _user, token = await users.sign_in(username, form.get("password"))
+            await throttle.check(account, where, device)  # growing waits after failures
+            try:
+                user, token = await users.sign_in(username, form.get("password"))
+            except AccountError as exc:
+                if exc.code == "wrong-credentials":
+                    await throttle.failed(account, where, device)
+                raise
+            await throttle.succeeded(account, where, device)
     except GameError as exc:  # refused: the reason, in the visitor's language
         message = exc.in_language(language(request))
         again = _form_page(request, name, error=message, username=username, status=exc.status)
@@ -91,7 +111,12 @@ async def _account_form(request: Request, name: str) -> Response:
         if retry is not None:
             again.headers["Retry-After"] = str(retry)
         return again
-    return sign_in_response(RedirectResponse(target, status_code=303), request, token)
+    response = sign_in_response(RedirectResponse(target, status_code=303), request, token)
+    if device is None or device.account != username_key(user.username):
+        # this browser is the owner's now: its tries no longer wait for strangers' failures
+        secure = request.url.scheme == "https"
+        response.set_cookie(**device_cookie(secret, username_key(user.username), secure=secure))
+    return response
 
 
 @router.post("/signup")

@@ -35,6 +35,7 @@ from .actions import Body, validated
 from .analysis_jobs import (
     AnalysisView,
     AnalysisWorker,
+    Asker,
     HintPool,
     check_strength,
     read_analysis,
@@ -45,8 +46,10 @@ from .api import NOT_PUBLIC, ServiceDep, SettingsDep, address
 from .boards import available, board
 from .engine_words import french
 from .guard import RateLimits, read_json
+from .identity import signed_in_request, who
 from .pages import language, looking, page, templates
 from .service import BOTH, WATCH, GameError, GameSession, engine_error, say
+from .shared_limits import SharedCounts
 
 HINTS = 3
 HISTORY = 40  # earlier positions a board sends for the repetition draw
@@ -76,8 +79,8 @@ ENGINE_SLOW = say(
 class Engines:
     """What the router keeps per app: its rate limits and the pool for best moves."""
 
-    def __init__(self) -> None:
-        self.limits = RateLimits({"analyse": ANALYSES_PER_MINUTE, "hint": HINTS_PER_MINUTE})
+    def __init__(self, shared: SharedCounts | None = None) -> None:
+        self.limits = RateLimits({"analyse": ANALYSES_PER_MINUTE, "hint": HINTS_PER_MINUTE}, shared)
         self.pool: HintPool | None = None
 
     def hints(self) -> HintPool:
@@ -95,7 +98,7 @@ def engines(conn: HTTPConnection) -> Engines:
     state = conn.app.state
     found: Engines | None = getattr(state, "analysis_engines", None)
     if found is None:
-        found = state.analysis_engines = Engines()
+        found = state.analysis_engines = Engines(getattr(state, "shared_counts", None))
     return found
 
 
@@ -172,10 +175,14 @@ async def api_analyse(
     session = await _finished(service, game_id)
     engines(request).limits.check("analyse", address(request))
     plies = len(session.record.plies)
+    person = await who(request) if signed_in_request(request) else None
+    user = person.user if person is not None else None
+    asker = Asker(address(request), user.id if user is not None else None,
+                  settings.analyses_queued)  # fmt: skip
 
     def ask() -> tuple[dict[str, Any], bool]:
         with service.sessions() as db:
-            view, queued = request_analysis(service, db, game_id, name, plies)
+            view, queued = request_analysis(service, db, game_id, name, plies, asker)
             return view.to_dict(), queued
 
     view, queued = await service.run_db(ask)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, Text, select, update
+from sqlalchemy import Float, ForeignKey, Integer, String, Text, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -93,6 +93,9 @@ class AnalysisRow(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     requested_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # who asked for it last (its address, its account if signed in): a cap per asker
+    requested_from: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    requested_user: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 @dataclass(frozen=True)
@@ -153,12 +156,37 @@ def read_analysis(db: Session, game_id: str, strength: str) -> AnalysisView:
     return _view(db.get(AnalysisRow, (game_id, strength)), game_id, strength)
 
 
+@dataclass(frozen=True)
+class Asker:
+    """Who asks for an analysis: their address, their account if they are signed in, and how
+    many queued or running analyses each may have at once (0: no cap)."""
+
+    address: str
+    user_id: int | None = None
+    most: int = 0
+
+
+def waiting_for(db: Session, asker: Asker) -> int:
+    """How many analyses ``asker`` (their address or their account) has queued or running."""
+    mine = AnalysisRow.requested_from == asker.address[:80]
+    if asker.user_id is not None:
+        mine = or_(mine, AnalysisRow.requested_user == asker.user_id)
+    return int(
+        db.scalar(
+            select(func.count()).select_from(AnalysisRow)
+            .where(AnalysisRow.status.in_((QUEUED, RUNNING)), mine)
+        ) or 0
+    )  # fmt: skip
+
+
 def request_analysis(
-    service: GameService, db: Session, game_id: str, strength: str, plies: int
-) -> tuple[AnalysisView, bool]:
+    service: GameService, db: Session, game_id: str, strength: str, plies: int,
+    asker: Asker | None = None,
+) -> tuple[AnalysisView, bool]:  # fmt: skip
     """Ask for an analysis (the game must be known to be finished): the view, and whether a
     job was queued by this call. An analysis already asked, running or done is shared; one
-    that failed (or was made by an older version) is asked again."""
+    that failed (or was made by an older version) is asked again, unless ``asker`` already
+    waits for as many analyses as they may (429)."""
     stamp = time.time()
     code = STRENGTH_CODES[strength]
     row = db.get(AnalysisRow, (game_id, strength))
@@ -167,9 +195,19 @@ def request_analysis(
     ).first()
     if row is not None and _alive(row, job):
         return _view(row, game_id, strength), False
+    if asker is not None and asker.most and waiting_for(db, asker) >= asker.most:
+        error = GameError(
+            say("you already have {n} analyses waiting: ask again once one is done",
+                "vous avez déjà {n} analyses en attente : redemandez quand l'une sera finie",
+                n=asker.most),
+            "too-many-analyses", 429,
+        )  # fmt: skip
+        error.retry_after = 30  # type: ignore[attr-defined]
+        raise error
+    who = {"requested_from": asker.address[:80], "requested_user": asker.user_id} if asker else {}
     if row is None:
         db.add(AnalysisRow(game_id=game_id, strength=strength, status=QUEUED, done=0,
-                           total=plies, version=VERSION, requested_at=stamp))  # fmt: skip
+                           total=plies, version=VERSION, requested_at=stamp, **who))  # fmt: skip
         try:
             db.flush()
         except IntegrityError:  # another process asked in the same instant: share its job
@@ -181,7 +219,7 @@ def request_analysis(
             .where(AnalysisRow.game_id == game_id, AnalysisRow.strength == strength,
                    AnalysisRow.status == row.status, AnalysisRow.version == row.version)
             .values(status=QUEUED, done=0, total=plies, version=VERSION, result=None,
-                    error=None, requested_at=stamp, finished_at=None)
+                    error=None, requested_at=stamp, finished_at=None, **who)
         )  # fmt: skip
         if taken.rowcount != 1:  # type: ignore[attr-defined]
             db.rollback()

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Coroutine
 from typing import Annotated, Any
 
@@ -19,6 +20,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnected
 
+from . import metrics
 from .actions import ACTIONS, Action, Seat, perform, validated
 from .budget import Budget, kind_of
 from .dberrors import is_database_error
@@ -157,8 +159,12 @@ def _rest(action: Action) -> None:
         message = read_json(await request.body(), settings.max_body, settings.max_depth)
         if action.changes:
             limits.check("change", address(request))
+        began = time.perf_counter()
         session, seat = await service.seat(token)
-        return await perform(action, Seat(service, session, seat, token), message)
+        answer = await perform(action, Seat(service, session, seat, token), message)
+        if action.changes:
+            metrics.round_trip("http", time.perf_counter() - began)
+        return answer
 
     endpoint.__name__ = f"api_{action.name.replace('-', '_')}"
     router.add_api_route(f"/api/play/{{token}}/{action.name}", endpoint, methods=["POST"])
@@ -360,6 +366,7 @@ async def receive_text(socket: WebSocket) -> str:
 async def over_budget(socket: WebSocket, budget: Budget, message_id: Any = None) -> None:
     """A message over its socket's budget is dropped; the sender is told (once a second),
     and a socket that keeps at it is closed with 1008 (policy violation)."""
+    metrics.refused("flood")
     if budget.abusive:
         await refuse(socket, FLOOD, POLICY_VIOLATION)
         raise WebSocketDisconnect(POLICY_VIOLATION)
@@ -394,6 +401,7 @@ async def websocket(
         return
     await socket.accept()
     hub.per_address[where] = hub.per_address.get(where, 0) + 1
+    metrics.socket_opened("game")
     try:
         await _serve_socket(socket, token, service, settings, limits, hub)
     except Exception as exc:
@@ -403,6 +411,7 @@ async def websocket(
                     f"{type(exc).__name__}: {exc}".splitlines()[0][:200])  # fmt: skip
         await refuse(socket, GameError(DATABASE_DOWN, "unavailable", 503), TRY_AGAIN_LATER)
     finally:
+        metrics.socket_closed("game")
         left = hub.per_address.get(where, 1) - 1
         if left > 0:
             hub.per_address[where] = left
@@ -511,7 +520,10 @@ async def handle(
             )  # fmt: skip
         if action.changes:
             limits.check("change", address(socket))
+        began = time.perf_counter()
         result = await perform(action, seat, message, view=False)
+        if action.changes:
+            metrics.round_trip("socket", time.perf_counter() - began)
         if action.reply == "partial":
             await socket.send_json({"type": "partial", "id": message.get("id"), **result})
         elif action.reply == "rematch":

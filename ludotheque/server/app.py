@@ -29,11 +29,15 @@ from .computer import ComputerPool
 from .db import make_engine, migrate, session_factory
 from .guard import Guard, RateLimits
 from .mat_files import router as mat_router
+from .ops import configure_logging, schema_heads
+from .ops import router as ops_router
 from .pages import error_page
 from .pages import router as pages_router
 from .secret import server_secret
 from .service import DATABASE_DOWN, GameError, GameService
 from .settings import Settings
+from .shared_limits import SharedCounts
+from .throttle import SignInThrottle
 from .users import Users
 from .worker import CHORES, Worker
 
@@ -57,7 +61,14 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     hub = Hub()
     service = GameService(session_factory(engine), settings, bus, on_change=hub.broadcast)
     hub.service = service
-    limits = RateLimits({"create": settings.create_per_minute, "change": settings.moves_per_minute})
+    shared = (
+        SharedCounts(engine.url.set(drivername="postgresql").render_as_string(hide_password=False))
+        if engine.dialect.name == "postgresql"
+        else None
+    )  # with PostgreSQL, limits are counted across every process
+    limits = RateLimits(
+        {"create": settings.create_per_minute, "change": settings.moves_per_minute}, shared
+    )
     users = Users(service)
     secret = server_secret(settings, engine)
     from .chatting import Chat
@@ -80,6 +91,8 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
         chores = Worker(service, None, kinds=CHORES)
         tasks.append(asyncio.create_task(chores.run(stop)))
         tasks.append(asyncio.create_task(_sweep(service, stop)))
+        if shared is not None:
+            tasks.append(asyncio.create_task(shared.run(stop)))
         if isinstance(bus, PostgresBus):  # a notice lost without a gap is caught up too
             tasks.append(asyncio.create_task(_watch_log(service, stop)))
         tasks.append(asyncio.create_task(lobby.run(stop)))
@@ -105,7 +118,10 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.state.hub = hub
     app.state.settings = settings
     app.state.limits = limits
+    app.state.shared_counts = shared
+    app.state.schema_heads = schema_heads()
     app.state.users = users
+    app.state.throttle = SignInThrottle(service)
     app.state.secret = secret
     app.state.lobby = lobby
     app.state.chat = chat
@@ -114,6 +130,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     from .analysis_api import router as analysis_router
     from .lobby_routes import router as lobby_router
 
+    app.include_router(ops_router)  # /healthz, /readyz, /metrics
     app.include_router(pages_router)
     app.include_router(account_router)
     app.include_router(lobby_router)
@@ -207,4 +224,7 @@ async def _watch_log(service: GameService, stop: asyncio.Event) -> None:
 def app_from_environment() -> FastAPI:
     """The app factory for ``uvicorn --factory`` and ``serve --workers N`` (settings from
     the environment; the parent process migrated the database)."""
-    return create_app(Settings(), migrated=True)
+    settings = Settings()
+    if settings.log_format == "json":  # a process of its own: its logs as its parent's
+        configure_logging("json", logging.WARNING)
+    return create_app(settings, migrated=True)

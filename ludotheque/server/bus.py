@@ -26,6 +26,8 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
+from . import metrics
+
 log = logging.getLogger("ludotheque.bus")
 
 # A listener decides at once (most notices concern nobody here) and returns the work to do
@@ -175,6 +177,7 @@ class PostgresBus(_Subscribers):
                     self.ready.set()
                     if heard_before:  # what was said while we were deaf is read again
                         self.reconnects += 1
+                        metrics.BUS_RECONNECTS.inc()
                         log.warning("the bus listens again; catching up")
                         self.gap()
                     heard_before = True

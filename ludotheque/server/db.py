@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Engine,
@@ -254,6 +255,29 @@ class ChatRow(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
+
+
+class RateCountRow(Base):
+    """Requests of one kind from one client (an address, an account) in one minute window,
+    summed over every process (see ``shared_limits``)."""
+
+    __tablename__ = "rate_counts"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    window: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+
+
+class SignInFailureRow(Base):
+    """Failed sign-ins in a row for one account, address or device (see ``throttle``)."""
+
+    __tablename__ = "sign_in_failures"
+
+    scope: Mapped[str] = mapped_column(String(8), primary_key=True)  # account|address|device
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[float] = mapped_column(Float)
 
 
 class SettingRow(Base):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,7 +25,9 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .metrics import refused
 from .service import GameError, say
+from .shared_limits import SharedCounts
 
 SECURITY_HEADERS = [
     (
@@ -100,21 +103,32 @@ def read_json(raw: str | bytes, max_bytes: int, max_depth: int) -> dict[str, Any
 
 
 class RateLimits:
-    """Requests per client address per minute, by kind (``create``, ``change``)."""
+    """Requests per client (an address, an account) per minute, by kind (``create``,
+    ``change``, ...): counted in this process (the ``limits`` library's moving window), or,
+    with ``shared`` (PostgreSQL), across every process of the deployment."""
 
-    def __init__(self, per_minute: dict[str, int]) -> None:
-        self.items = {kind: RateLimitItemPerMinute(n) for kind, n in per_minute.items() if n > 0}
+    def __init__(self, per_minute: dict[str, int], shared: SharedCounts | None = None) -> None:
+        self.per_minute = {kind: n for kind, n in per_minute.items() if n > 0}
+        self.items = {kind: RateLimitItemPerMinute(n) for kind, n in self.per_minute.items()}
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.shared = shared
 
     def check(self, kind: str, address: str) -> None:
         """Count one request; raise a 429 ``GameError`` (with ``retry_after``) over the limit."""
         item = self.items.get(kind)
-        if item is None or self.limiter.hit(item, kind, address):
+        if item is None:
             return
-        stats = self.limiter.get_window_stats(item, kind, address)
-        import time
-
-        retry = max(1, math.ceil(stats.reset_time - time.time()))
+        if self.shared is not None:
+            wait = self.shared.hit(kind, address[:80], self.per_minute[kind])
+            if wait is None:
+                return
+            retry = int(wait)
+        else:
+            if self.limiter.hit(item, kind, address):
+                return
+            stats = self.limiter.get_window_stats(item, kind, address)
+            retry = max(1, math.ceil(stats.reset_time - time.time()))
+        refused(kind)
         error = GameError(
             say("too many requests: wait {retry} s and try again",
                 "trop de requêtes : attendez {retry} s et réessayez", retry=retry),

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
+from . import metrics
 from .actions import validated
 from .api import (
     GONE,
@@ -185,6 +186,7 @@ async def lobby_socket(socket: WebSocket) -> None:
         await refuse(socket, TOO_MANY_CONNECTIONS, 4429)
         return
     hub.per_address[where] = hub.per_address.get(where, 0) + 1
+    metrics.socket_opened("lobby")
     try:
         person = await who(socket)
         if person.fresh_binding:  # no cookie: nobody to pair (the page sets it first)
@@ -206,6 +208,7 @@ async def lobby_socket(socket: WebSocket) -> None:
         finally:
             lobby.left(socket)
     finally:
+        metrics.socket_closed("lobby")
         left = hub.per_address.get(where, 1) - 1
         if left > 0:
             hub.per_address[where] = left

@@ -33,6 +33,7 @@ from .. import load
 from ..ai.levels import LEVELS
 from ..core import CHANCE, IllegalMove, InvalidPosition, Outcome, UnknownGame
 from ..record import Record
+from . import metrics
 from .boards import available
 from .bus import Bus, MemoryBus, PostgresBus
 from .db import EventRow, GameRow, JobRow, PlayerRow, SeatRow, now, token_hash
@@ -929,6 +930,8 @@ class GameService:
 
     def _stored(self, session: GameSession, events: list[Event], wake: bool) -> None:
         """``events`` are in the log: the game's place in it moves on; announce them."""
+        for kind, _ in events:
+            metrics.moved(kind)
         session.seq += len(events)
         if any(_sets_clock(kind, data) for kind, data in events):
             session.clock_seq = session.seq

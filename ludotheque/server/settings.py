@@ -92,6 +92,11 @@ class Settings:
     secret: str = field(default_factory=lambda: _env("SECRET", ""))
     # Argon2id's cost for passwords [LUDOTHEQUE_PASSWORD_MEMORY, in KiB]
     password_memory: int = field(default_factory=lambda: _int("PASSWORD_MEMORY", 65536))
+    # queued or running analyses one address (and one account) may have at once
+    # [LUDOTHEQUE_ANALYSES_QUEUED]
+    analyses_queued: int = field(default_factory=lambda: _int("ANALYSES_QUEUED", 3))
+    # logs on standard error: "text" or "json" (one object a line) [LUDOTHEQUE_LOG_FORMAT]
+    log_format: str = field(default_factory=lambda: _env("LOG_FORMAT", "text"))
     host: str = "127.0.0.1"
     port: int = 8000
 

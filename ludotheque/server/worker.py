@@ -31,6 +31,7 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ..ai.levels import make_agent
+from . import metrics
 from .computer import ComputerPool
 from .db import JobRow
 from .service import GameError, GameService
@@ -232,12 +233,20 @@ class Worker:
         beat = asyncio.ensure_future(self._heartbeat(job))
         try:
             await self._handle(job)
+        except asyncio.CancelledError:
+            # this process stops: the job goes back to the queue at once for another one
+            # (this try is not counted), rather than waiting for its lease to run out
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.service.run_db(lambda: self._later(job, time.time())))
+            raise
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"[:2000]
             unreadable = isinstance(exc, GameError) and exc.code == "unreadable"
             if unreadable:
                 error = f"unreadable game: {self.service.unreadable.get(job.game_id, exc)}"
-            if unreadable or job.attempts >= self.tries(job.kind):
+            dead = unreadable or job.attempts >= self.tries(job.kind)
+            metrics.job_failed(job.kind, dead)
+            if dead:
                 # the traceback once, with the job's end; earlier tries get a line each (an
                 # unreadable game was reported by the service, once)
                 if not unreadable:

@@ -113,7 +113,7 @@ function connect() {
     }
     if (message && typeof message === "object") handle(message);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     const wasOnline = online;
     online = false;
     $("connection").textContent = t("play.offline");
@@ -127,8 +127,11 @@ function connect() {
       $("message").dataset.offline = "1";
     }
     render();
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 5000);
+    // a server that stops for a restart (1012) or goes away (1001) says so: connect again at
+    // once (spread over a quarter of a second), to whichever process answers
+    const restart = event.code === 1012 || event.code === 1001;
+    setTimeout(connect, restart ? Math.random() * 250 : retry);
+    if (!restart) retry = Math.min(retry * 2, 5000);
   });
 }
 

@@ -256,11 +256,13 @@ function connect() {
       location.href = message.url;
     }
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     $("lobby-connection").textContent = t("play.offline");
     $("lobby-connection").classList.add("offline");
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 5000);
+    // a server restarting (1012) or going away (1001): connect again at once, elsewhere
+    const restart = event.code === 1012 || event.code === 1001;
+    setTimeout(connect, restart ? Math.random() * 250 : retry);
+    if (!restart) retry = Math.min(retry * 2, 5000);
   });
 }
 
