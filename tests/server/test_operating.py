@@ -57,7 +57,7 @@ def metric(text: str, name: str, **labels: str) -> float:
 
 def test_metrics_count_moves_round_trips_sockets_and_jobs(client: TestClient) -> None:
     before = client.get("/metrics").text
-    moves = metric(before, "ludotheque_moves_total", kind="move") if "kind=\"move\"" in before else 0
+    moves = metric(before, "ludotheque_moves_total", kind="move") if 'kind="move"' in before else 0
     token = token_of(new_game(client)["seats"]["both"])
     with client.websocket_connect(f"/ws/{token}") as ws:
         assert ws.receive_json()["type"] == "state"
@@ -213,3 +213,31 @@ def test_queued_analyses_are_capped_per_address(make_client: Callable[..., TestC
     assert asked[2].status_code == 429 and asked[2].json()["code"] == "too-many-analyses"
     again = client.post(f"/api/games/{games[0]}/analysis", json={})
     assert again.status_code == 202  # one already asked is shared, not counted again
+
+
+def test_admin_lists_dead_jobs_and_queues_one_again(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ludotheque.cli import main
+    from ludotheque.server.db import GameRow, JobRow, make_engine, migrate, session_factory
+
+    path = tmp_path / "ops.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    migrate(engine)
+    with session_factory(engine)() as db:
+        db.add(GameRow(id="g1", game="general", ruleset="classic", mode="local",
+                       players={}, seed=""))  # fmt: skip
+        db.flush()
+        db.add(JobRow(kind="computer", game_id="g1", seq=3, status="dead", attempts=4,
+                      not_before=0.0, created_at=0.0, finished_at=time.time(),
+                      error="RuntimeError: no agent today"))  # fmt: skip
+        db.commit()
+    engine.dispose()
+    assert main(["admin", "--db", str(path), "jobs"]) == 0
+    listed = capsys.readouterr().out
+    assert "game g1" in listed and "tries 4" in listed and "no agent today" in listed
+    job_id = int(listed.split("\t", 1)[0])
+    assert main(["admin", "--db", str(path), "jobs", "--retry", str(job_id)]) == 0
+    assert main(["admin", "--db", str(path), "jobs"]) == 0
+    assert "no dead job" in capsys.readouterr().out
+    assert main(["admin", "--db", str(path), "jobs", "--retry", "999"]) == 1
