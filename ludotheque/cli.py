@@ -79,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--save", type=Path, help="write every game's record into this folder")
     add_analyse_parser(commands)
     add_solve_parser(commands)
-    from .server.admin import add_parser as add_admin_parser
+    from .server.ops.admin import add_parser as add_admin_parser
 
     add_admin_parser(commands)
     return parser
@@ -108,8 +108,8 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .server.app import create_app
-    from .server.db import make_engine, migrate
     from .server.settings import Settings
+    from .server.store.db import make_engine, migrate
 
     settings = Settings(database_url=_database_url(args.db), host=args.host, port=args.port)
     url = settings.resolved_database_url()
@@ -130,7 +130,7 @@ def _serve(args: argparse.Namespace) -> int:
         "ws_max_size": max(settings.max_message, 1024) * 4, "timeout_graceful_shutdown": 10,
     }  # fmt: skip
     if settings.log_format == "json":
-        from .server.ops import configure_logging
+        from .server.ops.routes import configure_logging
 
         configure_logging("json", logging.WARNING)
         options["log_config"] = None  # uvicorn's own records go through the same lines
@@ -146,9 +146,9 @@ def _serve(args: argparse.Namespace) -> int:
     migrate(engine)
     engine.dispose()
     os.environ["DATABASE_URL"] = url
-    # the app, in server processes that end with this one (ludotheque.server.lifeline)
+    # the app, in server processes that end with this one (ludotheque.server.compute.lifeline)
     uvicorn.run(
-        "ludotheque.server.lifeline:served_app", factory=True, workers=args.workers,
+        "ludotheque.server.app:app_from_environment", factory=True, workers=args.workers,
         **options,
     )  # fmt: skip
     return 0
@@ -159,16 +159,16 @@ def _worker(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    from .server.bus import make_bus
-    from .server.computer import ComputerPool
-    from .server.db import make_engine, migrate, session_factory
-    from .server.service import GameService
+    from .server.compute.pool import ComputerPool
+    from .server.compute.worker import Worker
+    from .server.play.service import GameService
     from .server.settings import Settings
-    from .server.worker import Worker
+    from .server.store.bus import make_bus
+    from .server.store.db import make_engine, migrate, session_factory
 
     settings = Settings(database_url=_database_url(args.db))
     if settings.log_format == "json":
-        from .server.ops import configure_logging
+        from .server.ops.routes import configure_logging
 
         configure_logging("json")
     else:
@@ -187,7 +187,7 @@ def _worker(args: argparse.Namespace) -> int:
             loop.add_signal_handler(sig, stop.set)
         await bus.start()
         workers = [Worker(service, pool) for _ in range(max(1, args.processes))]
-        from .server.analysis_jobs import AnalysisWorker
+        from .server.analysis.jobs import AnalysisWorker
 
         workers.append(AnalysisWorker(service))  # analyses, in a pool of their own
         print(f"Ludothèque worker: {len(workers)} at a time, database {url}", flush=True)
@@ -288,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             register_oracle("general", before)
     if args.command == "admin":
-        from .server.admin import run as admin
+        from .server.ops.admin import run as admin
 
         return admin(args, _database_url(args.db) or _default_database())
     if args.command == "solve":

@@ -21,25 +21,26 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
-from .actions import describe
-from .api import Hub, live, seat_language
-from .api import router as api_router
-from .bus import PostgresBus, make_bus
-from .computer import ComputerPool
-from .db import make_engine, migrate, session_factory
-from .guard import Guard, RateLimits
-from .mat_files import router as mat_router
-from .ops import configure_logging, schema_heads
-from .ops import router as ops_router
-from .pages import error_page
-from .pages import router as pages_router
-from .secret import server_secret
-from .service import DATABASE_DOWN, GameError, GameService
+from .accounts.throttle import SignInThrottle
+from .accounts.users import Users
+from .compute.lifeline import end_with_parent
+from .compute.pool import ComputerPool
+from .compute.worker import CHORES, Worker
+from .ops.routes import configure_logging, schema_heads
+from .ops.routes import router as ops_router
+from .play.actions import describe
+from .play.api import Hub, live, seat_language
+from .play.api import router as api_router
+from .play.mat_files import router as mat_router
+from .play.service import DATABASE_DOWN, GameError, GameService
 from .settings import Settings
-from .shared_limits import SharedCounts
-from .throttle import SignInThrottle
-from .users import Users
-from .worker import CHORES, Worker
+from .store.bus import PostgresBus, make_bus
+from .store.db import make_engine, migrate, session_factory
+from .store.secret import server_secret
+from .web.guard import Guard, RateLimits
+from .web.pages import error_page
+from .web.pages import router as pages_router
+from .web.shared_limits import SharedCounts
 
 HERE = Path(__file__).parent
 log = logging.getLogger("ludotheque.app")
@@ -71,8 +72,8 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     )
     users = Users(service)
     secret = server_secret(settings, engine)
-    from .chatting import Chat
-    from .lobby import Lobby
+    from .chat.live import Chat
+    from .lobby.lobby import Lobby
 
     lobby = Lobby(service, users, bus, secret)
     chat = Chat(service, bus, hub)
@@ -125,10 +126,10 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.state.secret = secret
     app.state.lobby = lobby
     app.state.chat = chat
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    from .account_pages import router as account_router
-    from .analysis_api import router as analysis_router
-    from .lobby_routes import router as lobby_router
+    app.mount("/static", StaticFiles(directory=HERE / "web" / "static"), name="static")
+    from .accounts.routes import router as account_router
+    from .analysis.routes import router as analysis_router
+    from .lobby.routes import router as lobby_router
 
     app.include_router(ops_router)  # /healthz, /readyz, /metrics
     app.include_router(pages_router)
@@ -223,7 +224,10 @@ async def _watch_log(service: GameService, stop: asyncio.Event) -> None:
 
 def app_from_environment() -> FastAPI:
     """The app factory for ``uvicorn --factory`` and ``serve --workers N`` (settings from
-    the environment; the parent process migrated the database)."""
+    the environment; the parent process migrated the database), in a process that ends with
+    uvicorn's supervisor, its parent (which starts its processes from its main thread, so
+    the kill signal is safe; see ``compute.lifeline``)."""
+    end_with_parent(kill_signal=True)
     settings = Settings()
     if settings.log_format == "json":  # a process of its own: its logs as its parent's
         configure_logging("json", logging.WARNING)

@@ -5,7 +5,7 @@ Each test starts the real command, has it start what it starts in use (the compu
 the hint pool, multiprocessing's resource tracker; with ``--workers 2`` the server processes
 and their pools), lists every process under it from ``/proc``, kills it with SIGKILL and
 expects all of them gone within ``GONE_TIMEOUT`` (they end in a tenth of a second; before
-``ludotheque.server.lifeline`` they stayed for good). Survivors are killed at teardown.
+``ludotheque.server.compute.lifeline`` they stayed for good). Survivors are killed at teardown.
 
 The others test the lifeline itself: the kill signal is asked for only by children started
 from the parent's main thread (a pool started from another thread keeps working when that
@@ -30,8 +30,8 @@ from typing import IO
 
 import pytest
 
-from ludotheque.server.computer import ComputerPool
-from ludotheque.server.lifeline import EXIT_CODE, Lifeline
+from ludotheque.server.compute.lifeline import EXIT_CODE, Lifeline
+from ludotheque.server.compute.pool import ComputerPool
 from tests.netutil import call_json, free_port
 from tests.scale.test_processes import die_with_us
 
@@ -322,7 +322,7 @@ def test_a_pool_started_from_a_passing_thread_outlives_it() -> None:
 
 PARENT = """
 import os, sys, threading
-from ludotheque.server.computer import ComputerPool
+from ludotheque.server.compute.pool import ComputerPool
 pool = ComputerPool(1)
 pids = []
 thread = threading.Thread(target=lambda: pids.append(pool.pool.submit(os.getpid).result()))
@@ -361,7 +361,7 @@ def test_the_watch_alone_ends_a_child_whose_parent_was_killed() -> None:
 
 def test_a_child_whose_parent_is_already_gone_leaves_at_once() -> None:
     code = (
-        "from ludotheque.server.lifeline import end_with_parent\n"
+        "from ludotheque.server.compute.lifeline import end_with_parent\n"
         "assert end_with_parent() is False\n"  # not started by multiprocessing: nothing to do
         "end_with_parent(2**22 + 1)\n"  # not our parent: it must have died
         "print('still here')\n"

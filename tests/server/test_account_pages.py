@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
-from ludotheque.server.accounts import CSRF_COOKIE, SESSION_COOKIE
+from ludotheque.server.accounts.rules import CSRF_COOKIE, SESSION_COOKIE
 from tests.server.conftest import token_of
 from tests.server.people import PASSWORD, Person, place_client, sign_up, visitor
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ludotheque.ai.levels import LEVELS
-from ludotheque.server.accounts import (
+from ludotheque.server.accounts.rules import (
     CSRF_FAILED,
     RESERVED,
     SESSION_COOKIE,
@@ -25,7 +25,7 @@ from ludotheque.server.accounts import (
     validate_password,
     validate_username,
 )
-from ludotheque.server.service import GameError
+from ludotheque.server.play.service import GameError
 
 SECRET = "a server secret of enough bytes"
 

@@ -14,10 +14,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from ludotheque.analysis import Analysis
-from ludotheque.server.analysis_jobs import AnalysisRow
+from ludotheque.server.analysis.jobs import AnalysisRow
 from ludotheque.server.app import create_app
-from ludotheque.server.db import JobRow
 from ludotheque.server.settings import Settings
+from ludotheque.server.store.db import JobRow
 from tests.server.conftest import new_game, token_of
 from tests.server.people import place_client, sign_up
 
@@ -248,7 +248,7 @@ def test_a_database_made_before_the_analysis_gains_its_table(db_url: str) -> Non
     from alembic.config import Config
     from sqlalchemy import inspect
 
-    from ludotheque.server.db import MIGRATIONS, make_engine, migrate
+    from ludotheque.server.store.db import MIGRATIONS, make_engine, migrate
 
     engine = make_engine(db_url)
     config = Config()

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ludotheque.server.chat import (
+from ludotheque.server.chat.rules import (
     MAX_LENGTH,
     PLAYERS,
     WATCHERS,
@@ -18,7 +18,7 @@ from ludotheque.server.chat import (
     Message,
     clean,
 )
-from ludotheque.server.service import GameError
+from ludotheque.server.play.service import GameError
 
 T0 = 1_700_000_000.0
 

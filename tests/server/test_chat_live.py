@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.testclient import WebSocketTestSession
 
-from ludotheque.server.db import ChatRow, EventRow
+from ludotheque.server.store.db import ChatRow, EventRow
 from tests.server.conftest import new_game, token_of
 from tests.server.people import place_client, sign_up
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import ludotheque
 from ludotheque import Outcome
-from ludotheque.server import clocks
-from ludotheque.server.clocks import (
+from ludotheque.server.clock import controls as clocks
+from ludotheque.server.clock.controls import (
     ABORTED,
     FIRST_MOVE_SECONDS,
     LEFT,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ludotheque.server import ranking
+from ludotheque.server.rating import ranking
 from tests.server.people import on_loop, place_client, sign_up
 
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ludotheque.server import timing
-from ludotheque.server.clocks import FIRST_MOVE_SECONDS, GRACE_UNTIMED
+from ludotheque.server.clock import table as timing
+from ludotheque.server.clock.controls import FIRST_MOVE_SECONDS, GRACE_UNTIMED
 from tests.server.conftest import new_game, token_of
 from tests.server.people import controlled, on_loop, place_client
 

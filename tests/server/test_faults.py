@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from starlette.websockets import WebSocketDisconnect
 
-from ludotheque.server import worker as worker_module
-from ludotheque.server.db import GameRow, JobRow
-from ludotheque.server.worker import backoff
+from ludotheque.server.compute import worker as worker_module
+from ludotheque.server.compute.worker import backoff
+from ludotheque.server.store.db import GameRow, JobRow
 
 from .conftest import new_game, token_of
 

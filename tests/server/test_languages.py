@@ -41,7 +41,7 @@ def test_socket_refusals_follow_the_language(client: TestClient) -> None:
 
 
 def test_every_side_to_move_reads_well_in_french() -> None:
-    from ludotheque.server.i18n import TEXTS
+    from ludotheque.server.i18n.languages import TEXTS
 
     fr = TEXTS["fr"]
     assert fr["play.to_move.general"] == "Au Général de jouer"
@@ -55,12 +55,12 @@ def test_french_names_the_imperium_one_way() -> None:
     rules page alike, never « l’Empire »."""
     from pathlib import Path
 
-    from ludotheque.server.analysis_words import WORDS
-    from ludotheque.server.engine_words import MESSAGES, PARTS
-    from ludotheque.server.i18n import TEXTS
+    from ludotheque.server.i18n.analysis_words import WORDS
+    from ludotheque.server.i18n.engine_words import MESSAGES, PARTS
+    from ludotheque.server.i18n.languages import TEXTS
 
     assert TEXTS["fr"]["side.imperium"] == "Imperium"
-    rules = Path(__file__).parents[2] / "ludotheque/server/templates/rules/defiance.fr.html"
+    rules = Path(__file__).parents[2] / "ludotheque/server/web/templates/rules/defiance.fr.html"
     french = [
         *TEXTS["fr"].values(), *WORDS["fr"].values(), *(fr for _, fr in MESSAGES),
         *(fr for _, fr in PARTS), rules.read_text(encoding="utf-8"),
@@ -70,7 +70,7 @@ def test_french_names_the_imperium_one_way() -> None:
 
 
 def test_french_labels_take_a_narrow_space_before_the_colon() -> None:
-    from ludotheque.server.i18n import TEXTS
+    from ludotheque.server.i18n.languages import TEXTS
 
     assert TEXTS["fr"]["punct.colon"] == "\u202f: " and TEXTS["en"]["punct.colon"] == ": "
     assert TEXTS["fr"]["play.captured"].format(n=3) == "Rebelles pris\u202f: 3"
@@ -85,7 +85,7 @@ def test_both_languages_have_every_word_with_the_same_blanks() -> None:
     import string
     from pathlib import Path
 
-    from ludotheque.server.i18n import LANGUAGES, TEXTS
+    from ludotheque.server.i18n.languages import LANGUAGES, TEXTS
 
     def blanks(text: str) -> list[str]:
         return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name)
@@ -96,7 +96,7 @@ def test_both_languages_have_every_word_with_the_same_blanks() -> None:
         assert set(TEXTS[lang]) == set(en), lang
         assert not [key for key, text in TEXTS[lang].items() if not text.strip()], lang
     assert not [key for key in en if blanks(en[key]) != blanks(TEXTS["fr"][key])]
-    static = Path(__file__).parents[2] / "ludotheque/server/static"
+    static = Path(__file__).parents[2] / "ludotheque/server/web/static"
     asked = {
         key
         for script in static.rglob("*.js")

@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from ludotheque.server.db import RatingRow, SeekRow
-from ludotheque.server.service import GameError
+from ludotheque.server.play.service import GameError
+from ludotheque.server.store.db import RatingRow, SeekRow
 from tests.server.people import Person, on_loop, place_client, sign_up, visitor
 
 
@@ -73,7 +73,7 @@ def test_two_accepts_at_once_make_one_game(client: TestClient) -> None:
     users = client.app.state.users  # type: ignore[attr-defined]
 
     async def both() -> list[Any]:
-        from ludotheque.server.identity import Who
+        from ludotheque.server.accounts.identity import Who
 
         people = [Who(await users.named(p.name), None, None) for p in (bob, carol)]
         accepts = (lobby_.accept(w, seek_id) for w in people)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ludotheque.server.accounts import AccountError
-from ludotheque.server.matchmaking import (
+from ludotheque.server.accounts.rules import AccountError
+from ludotheque.server.lobby.pairing import (
     BASE_WINDOW,
     MAX_RATED_WINDOW,
     Pairing,
@@ -22,7 +22,7 @@ from ludotheque.server.matchmaking import (
     make_seek,
     pair,
 )
-from ludotheque.server.service import GameError
+from ludotheque.server.play.service import GameError
 
 T0 = 1_700_000_000.0
 

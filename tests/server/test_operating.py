@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from ludotheque.server.accounts.throttle import FREE, read_device, wait_after
 from ludotheque.server.app import create_app
-from ludotheque.server.ops import JsonLines, configure_logging
+from ludotheque.server.ops.routes import JsonLines, configure_logging
 from ludotheque.server.settings import Settings
-from ludotheque.server.shared_limits import WINDOW, SharedCounts
-from ludotheque.server.throttle import FREE, read_device, wait_after
+from ludotheque.server.web.shared_limits import WINDOW, SharedCounts
 
 from .conftest import new_game, token_of
 
@@ -219,7 +219,7 @@ def test_admin_lists_dead_jobs_and_queues_one_again(
     tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from ludotheque.cli import main
-    from ludotheque.server.db import GameRow, JobRow, make_engine, migrate, session_factory
+    from ludotheque.server.store.db import GameRow, JobRow, make_engine, migrate, session_factory
 
     path = tmp_path / "ops.sqlite3"
     engine = make_engine(f"sqlite:///{path}")

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from ludotheque.ai.levels import LEVELS
-from ludotheque.server.i18n import LANGUAGES, TEXTS
+from ludotheque.server.i18n.languages import LANGUAGES, TEXTS
 from tests.server.conftest import new_game, token_of
 
 

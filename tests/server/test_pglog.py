@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import text
 
-from ludotheque.server.db import make_engine, migrate
-from ludotheque.server.pglog import Append, PgLog, Refused
+from ludotheque.server.store.db import make_engine, migrate
+from ludotheque.server.store.pglog import Append, PgLog, Refused
 
 
 def _change(seq: int, **overrides: object) -> Append:

@@ -13,13 +13,13 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from ludotheque.server.clocks import REASONS
-from ludotheque.server.db import make_engine, migrate
-from ludotheque.server.i18n import TEXTS
-from ludotheque.server.pglog import Append, PgLog
-from ludotheque.server.secret import server_secret
+from ludotheque.server.clock.controls import REASONS
+from ludotheque.server.i18n.languages import TEXTS
+from ludotheque.server.i18n.words import PLACE
 from ludotheque.server.settings import Settings
-from ludotheque.server.words import PLACE
+from ludotheque.server.store.db import make_engine, migrate
+from ludotheque.server.store.pglog import Append, PgLog
+from ludotheque.server.store.secret import server_secret
 from tests.server.people import place_client, sign_up
 
 

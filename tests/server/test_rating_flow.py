@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from ludotheque.core import Outcome
-from ludotheque.server import ranking
-from ludotheque.server.db import EventRow, JobRow, RatingHistoryRow, RatingRow
-from ludotheque.server.timing import end_event
+from ludotheque.server.clock.table import end_event
+from ludotheque.server.rating import ranking
+from ludotheque.server.store.db import EventRow, JobRow, RatingHistoryRow, RatingRow
 from tests.server.conftest import token_of
 from tests.server.people import Person, controlled, on_loop, place_client, sign_up
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ludotheque.server import ratings
-from ludotheque.server.ratings import (
+from ludotheque.server.rating import glicko as ratings
+from ludotheque.server.rating.glicko import (
     DRAW,
     LOSS,
     SCALE,

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ludotheque
-from ludotheque.server import diagrams
+from ludotheque.server.web import diagrams
 from ludotheque.solve import probe
 
 GAMES = ("general", "backgammon", "defiance")

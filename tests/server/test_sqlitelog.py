@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from ludotheque.server.db import EventRow, GameRow, JobRow, make_engine, migrate
-from ludotheque.server.pglog import Append, Refused
-from ludotheque.server.sqlitelog import SqliteLog
+from ludotheque.server.store.db import EventRow, GameRow, JobRow, make_engine, migrate
+from ludotheque.server.store.pglog import Append, Refused
+from ludotheque.server.store.sqlitelog import SqliteLog
 
 STAMP = datetime(2026, 12, 1, 10, 30, 15, 123456, tzinfo=UTC)
 

@@ -15,8 +15,8 @@ import ludotheque
 from ludotheque.analysis import register_oracle
 from ludotheque.analysis.proof import make_proof
 from ludotheque.games.general.rules import GeneralState
-from ludotheque.server import analysis_jobs
-from ludotheque.server.analysis_jobs import best_in_process, register_oracles
+from ludotheque.server.analysis import jobs as analysis_jobs
+from ludotheque.server.analysis.jobs import best_in_process, register_oracles
 from ludotheque.server.app import create_app
 from ludotheque.server.settings import Settings
 from ludotheque.solve.tables import PACKAGE_FOLDER, Tables

@@ -1,0 +1,126 @@
+"""Who is asking: the signed-in account (a session cookie), or an anonymous visitor, and the
+CSRF check of every state-changing request a cookie authorises.
+
+A visitor without a session gets a random ``CSRF_COOKIE`` with the first page: it binds the
+CSRF tokens of their forms (a signed double-submit) and, hashed, names them in the lobby (their
+seeks and the lobby games they play). Seat links stay the capabilities they were: requests
+that carry a seat token need no CSRF token, since no cookie authorises them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends
+from fastapi.requests import HTTPConnection
+from starlette.responses import Response
+
+from .rules import (
+    CSRF_COOKIE,
+    CSRF_FIELD,
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    check_csrf,
+    csrf_token,
+    new_csrf_binding,
+    session_cookie,
+)
+from .users import User, Users
+
+
+@dataclass(frozen=True)
+class Who:
+    """The person behind a request."""
+
+    user: User | None
+    session: str | None  # the session cookie (when it opened an account)
+    binding: str | None  # what CSRF tokens are bound to: the session, else the CSRF cookie
+    fresh_binding: str | None = None  # a CSRF cookie to set with this response
+
+    @property
+    def visitor(self) -> str | None:
+        """An anonymous visitor's id (a hash of their cookie): ``None`` when signed in."""
+        if self.user is not None or not self.binding:
+            return None
+        return hashlib.sha256(f"visitor:{self.binding}".encode()).hexdigest()
+
+    @property
+    def key(self) -> str | None:
+        """Who this is, in one word: ``u<id>`` or ``v<visitor hash>`` (``None``: unknown)."""
+        if self.user is not None:
+            return f"u{self.user.id}"
+        visitor = self.visitor
+        return None if visitor is None else f"v{visitor[:32]}"
+
+
+def get_users(conn: HTTPConnection) -> Users:
+    return conn.app.state.users  # type: ignore[no-any-return]
+
+
+def get_secret(conn: HTTPConnection) -> bytes:
+    return conn.app.state.secret  # type: ignore[no-any-return]
+
+
+async def who(conn: HTTPConnection) -> Who:
+    """The person behind ``conn`` (a request or a socket)."""
+    users = get_users(conn)
+    token = conn.cookies.get(SESSION_COOKIE)
+    user = await users.current(token)
+    if user is not None:
+        return Who(user, token, token)
+    binding = conn.cookies.get(CSRF_COOKIE)
+    if binding and 16 <= len(binding) <= 64:
+        return Who(None, None, binding)
+    fresh = new_csrf_binding()
+    return Who(None, None, fresh, fresh_binding=fresh)
+
+
+WhoDep = Annotated[Who, Depends(who)]
+UsersDep = Annotated[Users, Depends(get_users)]
+
+
+def token_for(conn: HTTPConnection, person: Who) -> str:
+    """The CSRF token of the pages shown to ``person``."""
+    assert person.binding is not None
+    return csrf_token(get_secret(conn), person.binding)
+
+
+def require_csrf(conn: HTTPConnection, person: Who, submitted: Any = None) -> None:
+    """Refuse (403) a state-changing request whose CSRF token (the form field ``submitted``,
+    else the ``X-CSRF-Token`` header) is not the one bound to ``person``. A binding made for
+    this very request (no cookie came) cannot be right."""
+    if submitted is None:
+        submitted = conn.headers.get(CSRF_HEADER)
+    binding = None if person.fresh_binding else person.binding
+    check_csrf(get_secret(conn), binding, submitted)
+
+
+def signed_in_request(conn: HTTPConnection) -> bool:
+    """Whether a session cookie came with the request (it then authorises it: CSRF needed)."""
+    return bool(conn.cookies.get(SESSION_COOKIE))
+
+
+def remember(response: Response, conn: HTTPConnection, person: Who) -> Response:
+    """Set the CSRF cookie that ``person`` was just given, if any."""
+    if person.fresh_binding:
+        response.set_cookie(
+            CSRF_COOKIE, person.fresh_binding, max_age=365 * 86400, path="/", httponly=True,
+            samesite="lax", secure=conn.url.scheme == "https",
+        )  # fmt: skip
+    return response
+
+
+def sign_in_response(response: Response, conn: HTTPConnection, token: str) -> Response:
+    """``response`` with the session cookie of ``token``."""
+    response.set_cookie(**session_cookie(token, secure=conn.url.scheme == "https"))
+    return response
+
+
+def sign_out_response(response: Response) -> Response:
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+__all__ = ["CSRF_FIELD", "Who", "WhoDep", "who"]

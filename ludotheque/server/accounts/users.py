@@ -1,0 +1,201 @@
+"""Accounts in the database: signing up, in and out, and finding who a session belongs to.
+
+The rules (usernames, passwords, hashing, tokens) are ``accounts``'s; this module stores
+them. Passwords are hashed in a thread of their own (Argon2id takes a tenth of a second on
+purpose), never on the event loop nor in the database's thread. A session is found by the
+SHA-256 of its cookie; each process remembers what it found for a few seconds, so that the
+pages and sockets of one visit do not each ask the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..play.service import GameService
+from ..store.db import LoginRow, UserRow, now
+from .rules import (
+    SESSION_SECONDS,
+    USERNAME_TAKEN,
+    WRONG_CREDENTIALS,
+    AccountError,
+    Passwords,
+    new_session_token,
+    session_hash,
+    username_key,
+    validate_password,
+    validate_username,
+)
+
+CACHE_SECONDS = 5.0
+SEEN_EVERY = timedelta(hours=1)  # a session's last use is written at most this often
+
+
+@dataclass(frozen=True)
+class User:
+    """An account as the app shows it (``level``: one of the computer's levels)."""
+
+    id: int
+    username: str
+    level: str | None = None
+
+
+class Users:
+    """Accounts and sessions on the service's database."""
+
+    def __init__(self, service: GameService, passwords: Passwords | None = None) -> None:
+        self.service = service
+        memory = service.settings.password_memory
+        if passwords is None:  # a tiny memory cost is for tests: the cheapest hash then
+            passwords = Passwords(memory_cost=memory) if memory >= 1024 else Passwords.cheap()
+        self.passwords = passwords
+        self.cache: dict[str, tuple[float, User | None]] = {}
+        self.computers: dict[str, User] = {}
+
+    async def sign_up(self, username: object, password: object) -> tuple[User, str]:
+        """A new account and its first session's token; ``AccountError`` if the name or the
+        password is not acceptable, or the name (or a look-alike of it) is taken."""
+        name = validate_username(username)
+        secret = validate_password(password, name)
+        hashed = await asyncio.to_thread(self.passwords.hash, secret)
+        token = new_session_token()
+
+        def write() -> User:
+            with self.service.sessions() as db:
+                row = UserRow(username=name, username_key=username_key(name),
+                              password_hash=hashed)  # fmt: skip
+                db.add(row)
+                try:
+                    db.flush()
+                except IntegrityError:
+                    db.rollback()
+                    raise AccountError(USERNAME_TAKEN, "username-taken", 409) from None
+                db.add(LoginRow(token_sha256=session_hash(token), user_id=row.id))
+                db.commit()
+                return User(row.id, row.username)
+
+        return await self.service.run_db(write), token
+
+    async def sign_in(self, username: object, password: object) -> tuple[User, str]:
+        """A new session for the account, or ``AccountError`` (the same message whether the
+        name or the password was wrong, in the same time)."""
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise AccountError(WRONG_CREDENTIALS, "wrong-credentials", 401)
+        key = username_key(username.strip())
+
+        def read() -> UserRow | None:
+            with self.service.sessions() as db:
+                return db.scalar(
+                    select(UserRow).where(UserRow.username_key == key, UserRow.level.is_(None))
+                )
+
+        row = await self.service.run_db(read)
+        stored = row.password_hash if row is not None else None
+        verdict = await asyncio.to_thread(self.passwords.verify, stored, password)
+        if row is None or not verdict.ok or row.username.lower() != username.strip().lower():
+            raise AccountError(WRONG_CREDENTIALS, "wrong-credentials", 401)
+        token = new_session_token()
+        user_id = row.id
+
+        def write() -> None:
+            with self.service.sessions() as db:
+                db.add(LoginRow(token_sha256=session_hash(token), user_id=user_id))
+                if verdict.rehash is not None:
+                    db.execute(
+                        update(UserRow)
+                        .where(UserRow.id == user_id)
+                        .values(password_hash=verdict.rehash)
+                    )
+                db.commit()
+
+        await self.service.run_db(write)
+        return User(row.id, row.username), token
+
+    async def sign_out(self, token: str | None) -> None:
+        """End the session of ``token`` (everywhere: its row is deleted)."""
+        if not token:
+            return
+        digest = session_hash(token)
+        self.cache.pop(digest, None)
+
+        def write() -> None:
+            with self.service.sessions() as db:
+                db.execute(delete(LoginRow).where(LoginRow.token_sha256 == digest))
+                db.commit()
+
+        await self.service.run_db(write)
+
+    async def current(self, token: str | None) -> User | None:
+        """The account whose session ``token`` is (``None``: none, or expired)."""
+        if not token or len(token) > 200:
+            return None
+        digest = session_hash(token)
+        cached = self.cache.get(digest)
+        moment = time.monotonic()
+        if cached is not None and moment - cached[0] < CACHE_SECONDS:
+            return cached[1]
+
+        def read() -> User | None:
+            with self.service.sessions() as db:
+                found = db.execute(
+                    select(LoginRow, UserRow)
+                    .join(UserRow, UserRow.id == LoginRow.user_id)
+                    .where(LoginRow.token_sha256 == digest)
+                ).first()
+                if found is None:
+                    return None
+                login, user = found
+                stamp = now()
+                seen = (
+                    login.seen_at
+                    if login.seen_at.tzinfo
+                    else login.seen_at.replace(tzinfo=stamp.tzinfo)
+                )
+                if stamp - seen > timedelta(seconds=SESSION_SECONDS):
+                    db.delete(login)
+                    db.commit()
+                    return None
+                if stamp - seen > SEEN_EVERY:
+                    login.seen_at = stamp
+                    db.commit()
+                return User(user.id, user.username, user.level)
+
+        user = await self.service.run_db(read)
+        if len(self.cache) > 10_000:
+            self.cache.clear()
+        self.cache[digest] = (moment, user)
+        return user
+
+    async def named(self, username: str) -> User | None:
+        """The account called ``username`` (or a look-alike of it), or a computer level's."""
+        if not isinstance(username, str) or not 0 < len(username) <= 40:
+            return None
+        key = username_key(username.strip())
+
+        def read() -> User | None:
+            with self.service.sessions() as db:
+                row = db.scalar(select(UserRow).where(UserRow.username_key == key))
+                return None if row is None else User(row.id, row.username, row.level)
+
+        return await self.service.run_db(read)
+
+    async def computer(self, level: str) -> User | None:
+        """The account that holds a computer level's ratings."""
+        found = self.computers.get(level)
+        if found is not None:
+            return found
+
+        def read() -> User | None:
+            with self.service.sessions() as db:
+                row = db.scalar(select(UserRow).where(UserRow.level == level))
+                return None if row is None else User(row.id, row.username, row.level)
+
+        user = await self.service.run_db(read)
+        if user is not None:
+            self.computers[level] = user
+        return user

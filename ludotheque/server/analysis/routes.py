@@ -1,0 +1,408 @@
+"""The analysis in the app: analyses of finished games, hints, and the analysis board.
+
+- ``GET /api/games/<id>/analysis?strength=normal`` tells where the analysis of a finished game
+  stands (``none``, ``queued``, ``running`` with its progress, ``done`` with the analysis,
+  ``failed``); ``POST`` to the same address asks for it (one job, shared by every request).
+- ``POST /api/play/<token>/hints``: the engine's three best moves of the current position, for
+  a player whose turn it is, only where hints are fair: at one screen and against the
+  computer, never between two players (friends, the lobby) nor in a rated game.
+- ``/analysis``: the analysis board, on any position (``?game=…&ruleset=…&position=…``), and
+  its API: ``/api/analysis/position`` (a position and its legal moves, after a move if one is
+  given), ``/api/analysis/partial`` (part of a turn) and ``/api/analysis/best``.
+
+Including this router runs, with the app, an ``AnalysisWorker`` (when the server works its own
+queue, ``LUDOTHEQUE_COMPUTER=inline``) and, on demand, the pool of processes that answers
+hints and the board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.requests import HTTPConnection
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import Field, StrictStr
+
+from ... import available_games, load
+from ...analysis.strength import DEFAULT, NAMES
+from ...core import CHANCE, Game, IllegalMove, InvalidPosition, State, UnknownGame
+from ..accounts.identity import signed_in_request, who
+from ..i18n.analysis_words import module, word
+from ..i18n.engine_words import french
+from ..play.actions import Body, validated
+from ..play.api import NOT_PUBLIC, ServiceDep, SettingsDep, address
+from ..play.boards import available, board
+from ..play.service import BOTH, WATCH, GameError, GameSession, engine_error, say
+from ..web.guard import RateLimits, read_json
+from ..web.pages import language, looking, page, templates
+from ..web.shared_limits import SharedCounts
+from .jobs import (
+    AnalysisView,
+    AnalysisWorker,
+    Asker,
+    HintPool,
+    check_strength,
+    read_analysis,
+    request_analysis,
+)
+
+HINTS = 3
+HISTORY = 40  # earlier positions a board sends for the repetition draw
+
+ANALYSES_PER_MINUTE = int(os.environ.get("LUDOTHEQUE_ANALYSES_PER_MINUTE", "30"))
+"""Analyses asked per client address per minute [LUDOTHEQUE_ANALYSES_PER_MINUTE]."""
+HINTS_PER_MINUTE = int(os.environ.get("LUDOTHEQUE_HINTS_PER_MINUTE", "120"))
+"""Best-move questions (hints, the board) per address per minute [LUDOTHEQUE_HINTS_PER_MINUTE]."""
+HINT_PROCESSES = max(1, int(os.environ.get("LUDOTHEQUE_HINT_WORKERS", "1")))
+"""Processes that answer best-move questions in each server [LUDOTHEQUE_HINT_WORKERS]."""
+
+NO_HINTS = say(
+    "no hints in this game: only at one screen and against the computer, unrated",
+    "pas de conseils dans cette partie\u202f: seulement à un écran et contre l'ordinateur, "
+    "sans classement",
+)
+NOT_YOUR_TURN = say("hints come on your turn", "les conseils viennent à votre tour")
+NO_DECISION = say(
+    "there is no move to judge here (roll the dice first, or the game is over)",
+    "il n'y a pas de coup à juger ici (lancez d'abord les dés, ou la partie est finie)",
+)
+ENGINE_SLOW = say(
+    "the engine took too long; try again", "le moteur a mis trop de temps\u202f; réessayez"
+)
+
+
+class Engines:
+    """What the router keeps per app: its rate limits and the pool for best moves."""
+
+    def __init__(self, shared: SharedCounts | None = None) -> None:
+        self.limits = RateLimits({"analyse": ANALYSES_PER_MINUTE, "hint": HINTS_PER_MINUTE}, shared)
+        self.pool: HintPool | None = None
+
+    def hints(self) -> HintPool:
+        if self.pool is None:
+            self.pool = HintPool(HINT_PROCESSES)
+        return self.pool
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+
+def engines(conn: HTTPConnection) -> Engines:
+    state = conn.app.state
+    found: Engines | None = getattr(state, "analysis_engines", None)
+    if found is None:
+        found = state.analysis_engines = Engines(getattr(state, "shared_counts", None))
+    return found
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """With the app: an analysis worker (when the server works its queue itself)."""
+    stop = asyncio.Event()
+    task: asyncio.Task[None] | None = None
+    if app.state.settings.computer == "inline":
+        task = asyncio.create_task(AnalysisWorker(app.state.service).run(stop))
+    try:
+        yield
+    finally:
+        stop.set()
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        found = getattr(app.state, "analysis_engines", None)
+        if found is not None:
+            found.close()
+
+
+router = APIRouter(lifespan=lifespan)
+
+
+# -- analyses of finished games ------------------------------------------------------------
+
+
+def read_analysis_default(views: list[AnalysisView], strength: str | None) -> AnalysisView:
+    """The view to show when no analysis is done or under way: the default strength's."""
+    wanted = strength or DEFAULT
+    return next((v for v in views if v.strength == wanted), views[0])
+
+
+async def _finished(service: Any, game_id: str) -> GameSession:
+    session: GameSession = await service.get(game_id)
+    if not session.finished:
+        raise GameError(NOT_PUBLIC, "not-finished", 403)
+    return session
+
+
+@router.get("/api/games/{game_id}/analysis")
+async def api_analysis(game_id: str, service: ServiceDep, strength: str | None = None) -> Any:
+    """Without a strength: the deepest analysis done, else one under way, else none."""
+    names = [check_strength(strength)] if strength is not None else list(reversed(NAMES))
+    await _finished(service, game_id)
+
+    def read() -> dict[str, Any]:
+        with service.sessions() as db:
+            views = [read_analysis(db, game_id, name) for name in names]
+        for wanted in (("done",), ("queued", "running")):
+            for view in views:
+                if view.status in wanted:
+                    found: dict[str, Any] = view.to_dict()
+                    return found
+        return read_analysis_default(views, strength).to_dict()
+
+    return await service.run_db(read)
+
+
+class AnalyseBody(Body):
+    strength: StrictStr | None = Field(default=None, max_length=16)
+
+
+@router.post("/api/games/{game_id}/analysis")
+async def api_analyse(
+    game_id: str, request: Request, service: ServiceDep, settings: SettingsDep
+) -> JSONResponse:
+    body = validated(
+        AnalyseBody, read_json(await request.body(), settings.max_body, settings.max_depth)
+    )
+    name = check_strength(body.strength)
+    session = await _finished(service, game_id)
+    engines(request).limits.check("analyse", address(request))
+    plies = len(session.record.plies)
+    person = await who(request) if signed_in_request(request) else None
+    user = person.user if person is not None else None
+    asker = Asker(address(request), user.id if user is not None else None,
+                  settings.analyses_queued)  # fmt: skip
+
+    def ask() -> tuple[dict[str, Any], bool]:
+        with service.sessions() as db:
+            view, queued = request_analysis(service, db, game_id, name, plies, asker)
+            return view.to_dict(), queued
+
+    view, queued = await service.run_db(ask)
+    if queued:
+        service.bus.committed("job", game_id)
+    return JSONResponse(view, status_code=200 if view["status"] == "done" else 202)
+
+
+# -- hints -----------------------------------------------------------------------------------
+
+
+def hints_allowed(session: GameSession) -> bool:
+    """Hints are fair at one screen and against the computer, when the game is not rated and
+    not one of the lobby's (those are played between people)."""
+    return session.mode in ("local", "computer") and not session.rated and not session.public
+
+
+@router.post("/api/play/{token}/hints")
+async def api_hints(token: str, request: Request, service: ServiceDep) -> dict[str, Any]:
+    session, seat = await service.seat(token)
+    if seat == WATCH or not hints_allowed(session):
+        raise GameError(NO_HINTS, "no-hints", 403)
+    engines(request).limits.check("hint", address(request))
+    async with session.lock:
+        await service.refresh(session)
+        record = session.record
+        state = record.state
+        to_move = None if session.finished else state.to_move
+        if to_move is None or to_move == CHANCE:
+            raise GameError(NO_DECISION, "not-your-turn", 409)
+        if (seat != BOTH and seat != to_move) or to_move == session.computer_side:
+            raise GameError(NOT_YOUR_TURN, "not-your-turn", 409)
+        ply = session.ply
+        position = state.position()
+        history = [s.position() for s in record.states[-HISTORY - 1 : -1]]
+    moves = await _best(request, session.game, session.ruleset, position, history)
+    return {"ply": ply, "position": position, "side": to_move, "moves": moves}
+
+
+async def _best(
+    conn: HTTPConnection, game: str, ruleset: str, position: str, history: list[str]
+) -> list[dict[str, Any]]:
+    try:
+        return await engines(conn).hints().best(game, ruleset, position, history, HINTS)
+    except TimeoutError:
+        raise GameError(ENGINE_SLOW, "engine-slow", 503) from None
+
+
+# -- the analysis board --------------------------------------------------------------------
+
+
+class BoardBody(Body):
+    """A position of the analysis board: the game, its ruleset, the position string (empty:
+    the start) and, for ``position``, a move to play on it."""
+
+    game: StrictStr = Field(max_length=32)
+    ruleset: StrictStr | None = Field(default=None, max_length=32)
+    position: StrictStr | None = Field(default=None, max_length=2000)
+    move: StrictStr | None = Field(default=None, max_length=400)
+
+
+class PartialRequest(BoardBody):
+    steps: list[list[int]] | None = Field(default=None, max_length=4)
+    action: StrictStr | None = Field(default=None, max_length=20)
+
+
+class BestBody(BoardBody):
+    history: list[StrictStr] = Field(default_factory=list, max_length=HISTORY)
+
+
+def _game(name: str, ruleset: str | None) -> Game:
+    if name not in available():
+        raise GameError(say("no game {name}", "pas de jeu {name}", name=name[:40]), "bad-request",
+                        400)  # fmt: skip
+    try:
+        return load(name, None if ruleset in (None, "", "default") else ruleset)
+    except UnknownGame as exc:
+        raise GameError(say("{text}", "{text}", text=str(exc)), "bad-request", 400) from None
+
+
+def _state(game: Game, position: str | None) -> State:
+    if not position or not position.strip():
+        return game.start()
+    try:
+        return game.parse_position(position.strip())
+    except (InvalidPosition, IllegalMove) as exc:
+        raise GameError(
+            say("invalid position: {text}", "position invalide\u202f: {said}", text=str(exc),
+                said=french(str(exc)) or str(exc)),
+            "bad-position", 422,
+        ) from None  # fmt: skip
+
+
+def board_view(state: State) -> dict[str, Any]:
+    """What the analysis board is told of a position: as a game's view, without a game."""
+    game = state.game
+    adapter = board(game.name)
+    outcome = state.outcome()
+    to_move = None if outcome is not None else state.to_move
+    return {
+        "game": game.name,
+        "ruleset": game.ruleset,
+        "sides": list(game.sides),
+        "position": state.position(),
+        "to_move": to_move,
+        "legal": adapter.legal(state) if to_move not in (None, CHANCE) else [],
+        "extra": adapter.extra(state),
+        "outcome": None
+        if outcome is None
+        else {"winner": outcome.winner, "reason": outcome.reason},
+        "rolls": [str(o) for o, _ in state.chance_outcomes()] if to_move == CHANCE else [],
+    }
+
+
+async def _body(request: Request, settings: Any, model: type[Body]) -> Any:
+    return validated(model, read_json(await request.body(), settings.max_body, settings.max_depth))
+
+
+@router.post("/api/analysis/position")
+async def api_board_position(request: Request, settings: SettingsDep) -> dict[str, Any]:
+    body: BoardBody = await _body(request, settings, BoardBody)
+    state = _state(_game(body.game, body.ruleset), body.position)
+    played = None
+    if body.move is not None:
+        try:
+            move = state.parse_move(body.move) if state.to_move != CHANCE else body.move
+            after = state.play(move)
+        except (IllegalMove, InvalidPosition) as exc:
+            raise engine_error(exc) from None
+        text = str(move)
+        if state.to_move == CHANCE:  # a roll, as the game writes it
+            text = next((str(o) for o, _ in state.chance_outcomes() if state.play(o) == after),
+                        text)  # fmt: skip
+        played = {
+            "kind": "chance" if state.to_move == CHANCE else "move",
+            "text": text,
+            "side": state.to_move,
+        }
+        state = after
+    return {**board_view(state), "played": played}
+
+
+@router.post("/api/analysis/partial")
+async def api_board_partial(request: Request, settings: SettingsDep) -> dict[str, Any]:
+    body: PartialRequest = await _body(request, settings, PartialRequest)
+    state = _state(_game(body.game, body.ruleset), body.position)
+    adapter = board(state.game.name)
+    if not hasattr(adapter, "partial") or state.to_move in (None, CHANCE):
+        raise GameError(say("there is no turn to play now", "il n'y a pas de tour à jouer"),
+                        "not-your-turn", 409)  # fmt: skip
+    try:
+        return dict(adapter.partial(state, body.model_dump(exclude_none=True)))
+    except IllegalMove as exc:
+        raise engine_error(exc) from None
+    except (TypeError, ValueError, KeyError, IndexError) as exc:
+        raise GameError(say("malformed request: {text}", "requête mal formée : {text}",
+                            text=str(exc)), "bad-request", 400) from None  # fmt: skip
+
+
+@router.post("/api/analysis/best")
+async def api_board_best(request: Request, settings: SettingsDep) -> dict[str, Any]:
+    body: BestBody = await _body(request, settings, BestBody)
+    game = _game(body.game, body.ruleset)
+    state = _state(game, body.position)
+    if state.outcome() is not None or state.to_move in (None, CHANCE):
+        raise GameError(NO_DECISION, "no-decision", 409)
+    history = [_state(game, p).position() for p in body.history]
+    engines(request).limits.check("hint", address(request))
+    moves = await _best(request, game.name, game.ruleset, state.position(), history)
+    return {"position": state.position(), "side": state.to_move, "moves": moves}
+
+
+# -- pages ---------------------------------------------------------------------------------
+
+
+def _words(lang: str, key: str, **values: object) -> str:
+    return word(lang, key, **values)
+
+
+templates.env.globals["analysis_word"] = _words
+
+
+@router.get("/analysis/words.js")
+async def words_module() -> Response:
+    return Response(
+        module(),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "public, max-age=300"},
+    )
+
+
+@router.get("/analysis", response_class=HTMLResponse, dependencies=[Depends(looking)])
+async def board_page(
+    request: Request,
+    game: str | None = None,
+    ruleset: str | None = None,
+    position: str | None = None,
+) -> HTMLResponse:
+    lang = language(request)
+    if game is not None and ":" in game:  # the set-up form's "game:ruleset"
+        game, ruleset = game.split(":", 1)
+    games = [
+        {"name": name, "rulesets": list(rulesets)}
+        for name, rulesets in available_games().items()
+        if name in available()
+    ]
+    chosen = game if game in available() else available()[0]
+    error = None
+    engine: Game | None = None
+    try:
+        engine = _game(chosen, ruleset)
+        start = _state(engine, position).position() if position else engine.start().position()
+    except GameError as exc:
+        error = exc.in_language(lang)
+        engine = engine or load(chosen)
+        start = engine.start().position()
+    return page(
+        request, "analysis.html", games=games, chosen=chosen, ruleset=engine.ruleset,
+        start=start, position=position or "", error=error, w=lambda key, **v: word(lang, key, **v),
+    )  # fmt: skip
+
+
+__all__ = ["board_view", "hints_allowed", "router"]

@@ -1,0 +1,181 @@
+"""Chat in a game: the players' channel and the watchers', kept with the game, live for all.
+
+What may be said and how often is ``chat``'s (``clean``, ``ChatLimiter``). A message is a row
+of ``chat`` (never an entry of the move log) and is announced on the bus's ``chat`` channel with
+the message itself, so that every process tells its own sockets on that game and channel.
+Players speak in the players' channel (under their name, or their side's); watchers read and
+write the watchers' channel, once signed in (an anonymous crowd has no names to mute). Each
+process counts its own senders (a socket lives in one process), as ``guard`` does for requests.
+Messages are text: the page escapes them (``textContent``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from ..accounts.identity import Who
+from ..play.service import GameError, GameService, GameSession, say
+from ..play.snapshot import _chat_channel
+from ..store.bus import Bus
+from ..store.db import ChatRow
+from .rules import PLAYERS, WATCHERS, ChatError, ChatLimiter, Message
+
+if TYPE_CHECKING:
+    from ..play.api import Hub
+
+HISTORY = 100  # messages a page gets when it opens
+
+NO_CHAT = say("there is no chat here", "il n’y a pas de discussion ici")
+SIGN_IN_TO_CHAT = say(
+    "sign in to talk with the other watchers", "connectez-vous pour parler aux autres spectateurs"
+)
+
+
+def _view(row_id: int, message: Message, side: str | None) -> dict[str, Any]:
+    return {"id": row_id, **message.to_dict(), "side": side}
+
+
+class Chat:
+    """This process's side of the games' chat."""
+
+    def __init__(self, service: GameService, bus: Bus, hub: Hub) -> None:
+        self.service = service
+        self.bus = bus
+        self.hub = hub
+        self.limiter = ChatLimiter()
+        self.swept = time.monotonic()
+        self.last_heard: dict[str, int] = {}  # game -> the last message told here
+        bus.subscribe("chat", self._heard)
+        bus.on_gap(self.catch_up)
+
+    @staticmethod
+    def sender(session: GameSession, seat: str, who: Who) -> tuple[str, str | None]:
+        """Who speaks, as the messages say it: a key (a side for players, the account for
+        watchers) and the name shown (``None``: the side's name, written by the page)."""
+        if seat in session.record.game_object.sides:
+            person = session.people.get(seat)
+            return f"side:{seat}", person.name if person is not None else None
+        if who.user is not None:
+            return f"u{who.user.id}", who.user.username
+        return f"{who.key or 'anonymous'}", None
+
+    async def send(self, session: GameSession, seat: str, who: Who, text: Any) -> None:
+        """Say ``text`` in ``seat``'s channel of the game; a ``GameError`` says why not."""
+        channel = _chat_channel(session, seat)
+        if channel is None:
+            raise GameError(NO_CHAT, "no-chat", 409)
+        if channel == WATCHERS and who.user is None:
+            raise GameError(SIGN_IN_TO_CHAT, "sign-in-required", 403)
+        key, name = self.sender(session, seat, who)
+        stamp = time.time()
+        message = Message.new(stamp, channel, key, name or "", text)
+        limit_key = who.key or f"{session.id}:{seat}"
+        self.limiter.check(limit_key, message.text, stamp)
+        if time.monotonic() - self.swept > 60:
+            self.swept = time.monotonic()
+            self.limiter.forget(stamp)
+        side = seat if channel == PLAYERS else None
+
+        def write() -> str:
+            with self.service.sessions() as db:
+                row = ChatRow(
+                    game_id=session.id, channel=channel, sender=key, name=name,
+                    user_id=who.user.id if who.user else None, text=message.text, at=stamp,
+                )  # fmt: skip
+                db.add(row)
+                db.flush()
+                payload = f"{session.id} " + json.dumps(
+                    _view(row.id, message, side), ensure_ascii=False, separators=(",", ":")
+                )
+                self.bus.publish_in(db, "chat", payload)
+                db.commit()
+                return payload
+
+        payload = await self.service.run_db(write)
+        self.bus.committed("chat", payload)
+
+    def _heard(self, payload: str) -> None:
+        """A message said somewhere: tell this process's sockets on its game and channel."""
+        game_id, _, body = payload.partition(" ")
+        room = self.hub.rooms.get(game_id)
+        session = self.service.games.get(game_id)
+        if not room or session is None:
+            return
+        with contextlib.suppress(ValueError, TypeError):
+            self._tell(session, room, json.loads(body))
+
+    def _tell(self, session: GameSession, room: dict[Any, str], message: dict[str, Any]) -> None:
+        """Send ``message`` to the sockets of ``room`` that read its channel."""
+        number = message.get("id")
+        if isinstance(number, int):
+            self.last_heard[session.id] = max(number, self.last_heard.get(session.id, 0))
+        text = json.dumps({"type": "chat", "message": message}, ensure_ascii=False)
+        for socket, seat in list(room.items()):
+            if _chat_channel(session, seat) == message.get("channel"):
+                self.hub.send_later(socket, text)
+
+    async def catch_up(self) -> None:
+        """After a gap in the bus: the messages said meanwhile in the games this process
+        shows, to their sockets."""
+        known = {gid: n for gid, n in self.last_heard.items() if self.hub.rooms.get(gid)}
+        self.last_heard = dict(known)
+        if not known:
+            return
+
+        def read() -> list[ChatRow]:
+            with self.service.sessions() as db:
+                return list(
+                    db.scalars(
+                        select(ChatRow)
+                        .where(ChatRow.game_id.in_(list(known)[:1000]))
+                        .where(ChatRow.id > min(known.values()))
+                        .order_by(ChatRow.id.desc())
+                        .limit(5000)
+                    ).all()
+                )[::-1]
+
+        for row in await self.service.run_db(read):
+            room = self.hub.rooms.get(row.game_id)
+            session = self.service.games.get(row.game_id)
+            if room and session is not None and row.id > known.get(row.game_id, row.id):
+                self._tell(session, room, self._row_view(session, row))
+
+    @staticmethod
+    def _row_view(session: GameSession, row: ChatRow) -> dict[str, Any]:
+        """A stored message as the sockets are told it."""
+        side = row.sender.removeprefix("side:") if row.sender.startswith("side:") else None
+        message = Message(row.at, row.channel, row.sender, row.name or "", row.text)
+        return _view(row.id, message, side if side in session.record.game_object.sides else None)
+
+    async def history(self, session: GameSession, seat: str, who: Who) -> dict[str, Any] | None:
+        """The last messages of ``seat``'s channel, and who the reader is in it (``me``)."""
+        channel = _chat_channel(session, seat)
+        if channel is None:
+            return None
+
+        def read() -> list[ChatRow]:
+            with self.service.sessions() as db:
+                rows = db.scalars(
+                    select(ChatRow)
+                    .where(ChatRow.game_id == session.id, ChatRow.channel == channel)
+                    .order_by(ChatRow.id.desc())
+                    .limit(HISTORY)
+                ).all()
+                return list(reversed(rows))
+
+        rows = await self.service.run_db(read)
+        messages = [self._row_view(session, r) for r in rows]
+        last = rows[-1].id if rows else 0
+        self.last_heard[session.id] = max(last, self.last_heard.get(session.id, 0))
+        me, _ = self.sender(session, seat, who)
+        can_write = channel == PLAYERS or who.user is not None
+        return {"type": "chat-history", "channel": channel, "me": me, "messages": messages,
+                "can_write": can_write}  # fmt: skip
+
+
+__all__ = ["Chat", "ChatError"]

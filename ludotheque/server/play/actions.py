@@ -1,0 +1,160 @@
+"""One table of the things a seat can do, shared by the REST routes and the WebSocket.
+
+Each action names its message body (a pydantic model: the same validation on both paths),
+whether it changes the game (changes count against the per-address rate limit), and what it
+answers: the seat's new view (``state``; over the WebSocket the broadcast brings it), a part
+of a turn (``partial``), or the rematch's link (``rematch``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+
+from ..clock.table import check_flag, claim
+from .service import WATCH, GameError, GameService, GameSession, say
+from .snapshot import snapshot
+
+
+class Body(BaseModel):
+    """A message body; unknown fields (``type``, ``id``) are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class MoveBody(Body):
+    move: StrictStr = Field(max_length=400)
+    ply: StrictInt
+
+
+class PartialBody(Body):
+    """Part of a turn: backgammon's single checker moves so far, or a Defiance action."""
+
+    steps: list[list[StrictInt]] | None = Field(default=None, max_length=4)
+    action: StrictStr | None = Field(default=None, max_length=20)
+
+
+class AnswerBody(Body):
+    accept: StrictBool
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who asks: the game, their seat in it, and the token that opened it."""
+
+    service: GameService
+    session: GameSession
+    seat: str
+    token: str
+
+
+Run = Callable[[Seat, Any], Awaitable[dict[str, Any] | None]]
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    body: type[Body]
+    run: Run
+    changes: bool = True
+    reply: str = "state"
+
+
+async def _move(s: Seat, body: MoveBody) -> None:
+    await s.service.play(s.session, s.seat, body.move, body.ply)
+
+
+async def _partial(s: Seat, body: PartialBody) -> dict[str, Any]:
+    return s.service.partial(s.session, s.seat, body.model_dump(exclude_none=True))
+
+
+async def _undo(s: Seat, _body: Body) -> None:
+    await s.service.undo(s.session, s.seat)
+
+
+async def _undo_request(s: Seat, _body: Body) -> None:
+    await s.service.request_undo(s.session, s.seat)
+
+
+async def _undo_answer(s: Seat, body: AnswerBody) -> None:
+    await s.service.answer_undo(s.session, s.seat, body.accept)
+
+
+async def _resign(s: Seat, _body: Body) -> None:
+    await s.service.resign(s.session, s.seat)
+
+
+async def _claim(s: Seat, _body: Body) -> None:
+    await claim(s.service, s.session, s.seat)
+
+
+async def _flag(s: Seat, _body: Body) -> None:
+    """Anyone on the game may say that a clock reached zero: the server looks at its own."""
+    await check_flag(s.service, s.session)
+
+
+async def _rematch(s: Seat, _body: Body) -> dict[str, Any]:
+    new, token = await s.service.rematch(s.session, s.seat, s.token)
+    page = "watch" if s.seat == WATCH else "play"  # a watcher follows the rematch as one
+    return {"url": f"/{page}/{token}", "id": new.id}
+
+
+async def _rematch_decline(s: Seat, _body: Body) -> None:
+    await s.service.decline_rematch(s.session, s.seat)
+
+
+ACTIONS: dict[str, Action] = {
+    a.name: a
+    for a in (
+        Action("move", MoveBody, _move),
+        Action("partial", PartialBody, _partial, changes=False, reply="partial"),
+        Action("undo", Body, _undo),
+        Action("undo-request", Body, _undo_request),
+        Action("undo-answer", AnswerBody, _undo_answer),
+        Action("resign", Body, _resign),
+        Action("rematch", Body, _rematch, reply="rematch"),
+        Action("rematch-decline", Body, _rematch_decline),
+        Action("claim", Body, _claim),
+        Action("flag", Body, _flag),
+    )
+}
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validated(model: type[M], message: dict[str, Any]) -> M:
+    """``message`` read as ``model``, or a 400 saying which field is wrong."""
+    try:
+        return model.model_validate(message)
+    except ValidationError as exc:
+        raise GameError(
+            say("malformed request: {text}", "requête mal formée : {text}", text=describe(exc)),
+            "bad-request", 400,
+        ) from None  # fmt: skip
+
+
+def describe(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: {e.get('msg')}"
+        for e in exc.errors()
+    )
+
+
+async def perform(
+    action: Action, seat: Seat, message: dict[str, Any], *, view: bool = True
+) -> dict[str, Any]:
+    """Do ``action`` for ``seat``; the answer (for ``state`` actions, the seat's new view, or
+    nothing when ``view`` is false: a socket gets it with the broadcast anyway)."""
+    body = validated(action.body, message)
+    result = await action.run(seat, body)
+    if action.reply == "state":
+        if not view:
+            return {}
+        async with seat.session.lock:
+            return snapshot(seat.session, seat.seat)
+    assert result is not None
+    return result

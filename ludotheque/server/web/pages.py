@@ -1,0 +1,221 @@
+"""The pages: home, game (play, watch, replay), archive, rules, dice, errors.
+
+Every page knows who is looking (``identity.who``, a dependency of the whole router): the
+header shows their name or the way to sign in, and forms carry their CSRF token.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from ... import available_games, load
+from ...ai.levels import LEVELS
+from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
+from ..clock.controls import PRESETS
+from ..i18n.languages import LANGUAGES, TEXTS, pick_language, translate
+from ..play import boards
+from ..play.actions import validated
+from ..play.api import LimitsDep, NewGame, ServiceDep, create_game
+from ..play.service import BOTH, WATCH, GameError
+from . import diagrams
+
+HERE = Path(__file__).parent
+RULESET_LABELS = {
+    ("backgammon", "seed"): "seed",
+    ("backgammon", "standard"): "standard",
+    ("backgammon", "money"): "money",
+    ("backgammon", "match"): "match",
+    ("defiance", "10x10"): "10×10",
+    ("defiance", "8x8"): "8×8",
+}
+
+templates = Jinja2Templates(directory=HERE / "templates")
+templates.env.globals["diagrams"] = diagrams
+
+
+def language(request: Request) -> str:
+    return pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
+
+
+Lang = Annotated[str, Depends(language)]
+
+
+def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page in the visitor's language (its words are given to the browser as JSON data),
+    for the person looking at it (their name in the header, their CSRF token in forms)."""
+    lang = language(request)
+    person: Who | None = getattr(request.state, "who", None)
+
+    def t(key: str, **values: object) -> str:
+        return translate(lang, key, **values)
+
+    csrf = token_for(request, person) if person is not None else ""
+    response = templates.TemplateResponse(
+        request,
+        name,
+        {"t": t, "lang": lang, "texts": TEXTS[lang], "path": request.url.path,
+         "user": person.user if person else None, "csrf": csrf, "csrf_field": CSRF_FIELD,
+         **context},
+        status_code=status,
+    )  # fmt: skip
+    if person is not None:
+        remember(response, request, person)
+    return response
+
+
+async def looking(request: Request) -> None:
+    """Who is looking at the page, for ``page`` (the router's dependency)."""
+    request.state.who = await who(request)
+
+
+def error_page(request: Request, exc: GameError) -> HTMLResponse:
+    return page(
+        request, "error.html", status=exc.status, message=exc.in_language(language(request))
+    )
+
+
+router = APIRouter(dependencies=[Depends(looking)])
+
+
+def presets() -> dict[str, list[dict[str, str]]]:
+    """Each game's time-control presets, for the forms: key and label in both languages."""
+    return {
+        game: [{"key": c.key, "en": c.label()("en"), "fr": c.label()("fr"), "speed": c.speed}
+               for c in controls]
+        for game, controls in PRESETS.items()
+    }  # fmt: skip
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    games = [
+        {
+            "name": name,
+            "rulesets": [{"name": r, "label": RULESET_LABELS.get((name, r), r)} for r in rulesets],
+            "sides": list(load(name).sides),
+        }
+        for name, rulesets in available_games().items()
+        if name in boards.available()
+    ]
+    return page(request, "home.html", games=games, levels=LEVELS, presets=presets())
+
+
+@router.get("/lang/{code}")
+async def switch_language(code: str, next: str = "/") -> Response:
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if code in LANGUAGES:
+        response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+@router.get("/play/{token}", response_class=HTMLResponse)
+async def play_page(request: Request, token: str, service: ServiceDep) -> Response:
+    try:
+        session, seat = await service.seat(token)
+    except GameError as exc:
+        return error_page(request, exc)
+    if seat == WATCH:
+        return RedirectResponse(f"/watch/{token}", status_code=303)
+    return page(request, "game.html", game=session.game, token=token, seat=seat, mode="play")
+
+
+@router.get("/watch/{token}", response_class=HTMLResponse)
+async def watch_page(request: Request, token: str, service: ServiceDep) -> HTMLResponse:
+    try:
+        session, _ = await service.seat(token)
+    except GameError as exc:
+        return error_page(request, exc)
+    return page(request, "game.html", game=session.game, token=token, seat=WATCH, mode="watch")
+
+
+@router.get("/archive", response_class=HTMLResponse)
+async def archive_page(request: Request, service: ServiceDep) -> HTMLResponse:
+    return page(request, "archive.html", games=await archive_named(service))
+
+
+async def archive_named(service: Any) -> list[dict[str, Any]]:
+    """The archive, with the names of the players who have an account."""
+    from ..accounts.profiles import named
+
+    games = await service.archive()
+
+    def read() -> list[dict[str, Any]]:
+        with service.sessions() as db:
+            return named(db, games)
+
+    return list(await service.run_db(read))
+
+
+@router.get("/archive/{game_id}", response_class=HTMLResponse)
+async def replay_page(request: Request, game_id: str, service: ServiceDep) -> HTMLResponse:
+    try:
+        session = await service.get(game_id)
+    except GameError as exc:
+        return error_page(request, exc)
+    if not session.finished:
+        return page(request, "error.html", status=404, message="this game is not finished")
+    return page(request, "game.html", game=session.game, token="", game_id=game_id,
+                seat=WATCH, mode="archive")  # fmt: skip
+
+
+@router.get("/dice", response_class=HTMLResponse)
+async def dice_page(request: Request, lang: Lang) -> HTMLResponse:
+    return page(request, f"dice.{lang}.html")
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_index(request: Request) -> HTMLResponse:
+    return page(request, "rules/index.html", games=[g for g in boards.available()])
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def rules_page(request: Request, game: str, lang: Lang) -> HTMLResponse:
+    if game not in boards.available():
+        return page(request, "error.html", status=404, message=f"no game {game[:40]!r}")
+    return page(request, f"rules/{game}.{lang}.html", game=game)
+
+
+def _text(value: Any, limit: int) -> str | None:
+    """A form field as text (``None`` when empty); over ``limit`` characters it is kept, so
+    that validation refuses it with a message instead of cutting it silently."""
+    text = str(value or "").strip()
+    return text or None if len(text) <= limit else text
+
+
+@router.post("/new")
+async def new_from_form(request: Request, service: ServiceDep, limits: LimitsDep) -> Response:
+    form = await request.form()
+    try:
+        person: Who = request.state.who
+        if person.user is not None:  # the session cookie authorises it: it must be ours
+            require_csrf(request, person, form.get(CSRF_FIELD))
+        spec = validated(
+            NewGame,
+            {
+                "game": str(form.get("game", "")),
+                "mode": str(form.get("mode") or "local"),
+                "ruleset": _text(form.get("ruleset"), 32),
+                "side": _text(form.get("side"), 16),
+                "level": _text(form.get("level"), 16),
+                "position": _text(form.get("position"), 2000),
+                "control": _text(form.get("control"), 16),
+                "rated": form.get("rated") == "on",
+                "length": _text(form.get("length"), 4),  # a match's points (checked there)
+            },
+        )
+        _session, seats, watch = await create_game(service, limits, request, spec)
+    except GameError as exc:
+        response = error_page(request, exc)
+        retry = getattr(exc, "retry_after", None)
+        if retry is not None:
+            response.headers["Retry-After"] = str(retry)
+        return response
+    if spec.mode == "friend":
+        return page(request, "links.html", game=spec.game, seats=seats, watch=watch)
+    return RedirectResponse(f"/play/{seats[BOTH]}", status_code=303)
