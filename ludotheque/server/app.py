@@ -15,24 +15,33 @@ import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
+from .accounts.routes import router as account_router
 from .accounts.throttle import SignInThrottle
 from .accounts.users import Users
+from .analysis.routes import router as analysis_router
+from .chat.live import Chat
 from .compute.lifeline import end_with_parent
 from .compute.pool import ComputerPool
 from .compute.worker import CHORES, Worker
+from .errors import DATABASE_DOWN, GameError
+from .lobby.lobby import Lobby
+from .lobby.routes import router as lobby_router
 from .ops.routes import configure_logging, schema_heads
 from .ops.routes import router as ops_router
 from .play.actions import describe
-from .play.api import Hub, live, seat_language
-from .play.api import router as api_router
+from .play.deps import seat_language
+from .play.hub import Hub
 from .play.mat_files import router as mat_router
-from .play.service import DATABASE_DOWN, GameError, GameService
+from .play.routes import router as api_router
+from .play.service import GameService
+from .play.sockets import live
 from .settings import Settings
 from .store.bus import PostgresBus, make_bus
 from .store.db import make_engine, migrate, session_factory
@@ -72,9 +81,6 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     )
     users = Users(service)
     secret = server_secret(settings, engine)
-    from .chat.live import Chat
-    from .lobby.lobby import Lobby
-
     lobby = Lobby(service, users, bus, secret)
     chat = Chat(service, bus, hub)
 
@@ -127,10 +133,6 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.state.lobby = lobby
     app.state.chat = chat
     app.mount("/static", StaticFiles(directory=HERE / "web" / "static"), name="static")
-    from .accounts.routes import router as account_router
-    from .analysis.routes import router as analysis_router
-    from .lobby.routes import router as lobby_router
-
     app.include_router(ops_router)  # /healthz, /readyz, /metrics
     app.include_router(pages_router)
     app.include_router(account_router)
@@ -144,7 +146,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
         headers = {}
-        retry = getattr(exc, "retry_after", None)
+        retry = exc.retry_after
         if retry is not None:
             headers["Retry-After"] = str(retry)
         return JSONResponse(
@@ -168,8 +170,6 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
 
     app.add_exception_handler(SQLAlchemyError, database_failed)
     with contextlib.suppress(ImportError):  # PostgreSQL's driver, when it is installed
-        import psycopg
-
         app.add_exception_handler(psycopg.Error, database_failed)
 
     @app.exception_handler(RequestValidationError)

@@ -25,7 +25,7 @@ from ludotheque.server.accounts.rules import (
     validate_password,
     validate_username,
 )
-from ludotheque.server.play.service import GameError
+from ludotheque.server.errors import GameError
 
 SECRET = "a server secret of enough bytes"
 

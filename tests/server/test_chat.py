@@ -18,7 +18,7 @@ from ludotheque.server.chat.rules import (
     Message,
     clean,
 )
-from ludotheque.server.play.service import GameError
+from ludotheque.server.errors import GameError
 
 T0 = 1_700_000_000.0
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ludotheque.server.rating import ranking
+from ludotheque.server.rating import jobs as rating_jobs
 from tests.server.people import on_loop, place_client, sign_up
 
 
@@ -45,7 +45,7 @@ def test_a_rated_match_is_rated_by_its_result(client: TestClient) -> None:
         assert state["game_extra"]["points"] == 3
         if state["game_extra"]["next"] == "next":
             # not rated: the match goes on (the rating job has nothing to do)
-            outcome = on_loop(client, lambda gid=state["id"]: ranking.rate_job(
+            outcome = on_loop(client, lambda gid=state["id"]: rating_jobs.rate_job(
                 service, gid, lambda db: None))  # fmt: skip
             assert outcome == "obsolete"
             assert not view(client, a)["table"]["ratings"]

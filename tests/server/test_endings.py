@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from ludotheque.server.clock import jobs as clock_jobs
 from ludotheque.server.clock import table as timing
 from ludotheque.server.clock.controls import FIRST_MOVE_SECONDS, GRACE_UNTIMED
 from tests.server.conftest import new_game, token_of
@@ -109,14 +110,14 @@ def test_the_clock_job_ends_a_game_nobody_touches(client: TestClient) -> None:
     session = on_loop(client, lambda: service.get(game_id))
     seq = session.clock_seq
     done: list[object] = []
-    assert on_loop(client, lambda: timing.clock_job(service, game_id, seq, done.append))[0] == (
+    assert on_loop(client, lambda: clock_jobs.clock_job(service, game_id, seq, done.append))[0] == (
         "early"
     )
     fake.advance(61)
-    outcome = on_loop(client, lambda: timing.clock_job(service, game_id, seq, done.append))
+    outcome = on_loop(client, lambda: clock_jobs.clock_job(service, game_id, seq, done.append))
     assert outcome == ("ended", None) and len(done) == 1  # closed in the end's transaction
     assert state(client, rebels)["outcome"] == {"winner": "general", "reason": "time-out"}
-    again = on_loop(client, lambda: timing.clock_job(service, game_id, seq, done.append))
+    again = on_loop(client, lambda: clock_jobs.clock_job(service, game_id, seq, done.append))
     assert again == ("obsolete", None) and len(done) == 1  # idempotent
 
 
@@ -127,7 +128,7 @@ def test_a_clock_job_for_an_older_clock_is_obsolete(client: TestClient) -> None:
     game_id = state(client, rebels)["id"]
     old = on_loop(client, lambda: service.get(game_id)).clock_seq
     move(client, rebels, "a1-a2")
-    result = on_loop(client, lambda: timing.clock_job(service, game_id, old, lambda db: None))
+    result = on_loop(client, lambda: clock_jobs.clock_job(service, game_id, old, lambda db: None))
     assert result == ("obsolete", None)
 
 

@@ -717,7 +717,7 @@ def test_a_forced_pass_says_why_in_french_too(client: TestClient) -> None:
 
 
 def test_an_unknown_refusal_keeps_the_english_behind_a_french_lead_in() -> None:
-    from ludotheque.server.play.service import engine_error
+    from ludotheque.server.play.refusals import engine_error
 
     unknown = engine_error(IllegalMove("the moon is in the way"))
     assert unknown.in_language("en") == "the moon is in the way"

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from ludotheque.server.play.service import GameError
+from ludotheque.server.errors import GameError
 from ludotheque.server.store.db import RatingRow, SeekRow
 from tests.server.people import Person, on_loop, place_client, sign_up, visitor
 

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ludotheque.server.accounts.rules import AccountError
+from ludotheque.server.errors import GameError
 from ludotheque.server.lobby.pairing import (
     BASE_WINDOW,
     MAX_RATED_WINDOW,
@@ -22,7 +23,6 @@ from ludotheque.server.lobby.pairing import (
     make_seek,
     pair,
 )
-from ludotheque.server.play.service import GameError
 
 T0 = 1_700_000_000.0
 

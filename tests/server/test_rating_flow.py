@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 
 from ludotheque.core import Outcome
 from ludotheque.server.clock.table import end_event
+from ludotheque.server.rating import jobs as rating_jobs
 from ludotheque.server.rating import ranking
 from ludotheque.server.store.db import EventRow, JobRow, RatingHistoryRow, RatingRow
 from tests.server.conftest import token_of
@@ -56,7 +57,7 @@ def test_a_rated_game_is_rated_once(client: TestClient) -> None:
     assert changes["rebels"]["after"] == pytest.approx(1500 + changes["rebels"]["change"])
     service = client.app.state.service  # type: ignore[attr-defined]
     # the job again (a worker whose lease ran out): nothing more
-    assert on_loop(client, lambda: ranking.rate_job(service, game_id, lambda db: None)) == (
+    assert on_loop(client, lambda: rating_jobs.rate_job(service, game_id, lambda db: None)) == (
         "obsolete"
     )
     with service.sessions() as db:
@@ -104,7 +105,7 @@ def test_aborted_games_are_not_rated(client: TestClient) -> None:
     service = client.app.state.service  # type: ignore[attr-defined]
     with service.sessions() as db:
         assert db.scalars(select(JobRow).where(JobRow.kind == "rate")).all() == []
-    assert on_loop(client, lambda: ranking.rate_job(service, game_id, lambda db: None)) == (
+    assert on_loop(client, lambda: rating_jobs.rate_job(service, game_id, lambda db: None)) == (
         "obsolete"
     )
     assert client.get("/api/players/alice").json()["ratings"] == []

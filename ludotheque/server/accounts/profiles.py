@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
+from ..play.points import CASUAL
 from ..rating.ranking import RATED_RULESETS, _rating
 from ..store.db import GameRow, PlayerRow, RatingHistoryRow, RatingRow, UserRow, now
 
@@ -119,8 +120,6 @@ def leaderboard(db: Session, game: str, ruleset: str) -> Board:
 
 def boards() -> list[tuple[str, str]]:
     """Every game and ruleset with a leaderboard (not the casual ones: backgammon's money)."""
-    from ..play.points import CASUAL
-
     return [(g, r) for g, rulesets in RATED_RULESETS.items() for r in rulesets
             if (g, r) not in CASUAL]  # fmt: skip
 
@@ -190,3 +189,14 @@ def named(db: Session, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for game_id, side, username, level in rows:
             found.setdefault(game_id, {})[side] = {"name": username, "level": level}
     return [{**g, "people": found.get(g["id"], {})} for g in games]
+
+
+async def archive_named(service: Any) -> list[dict[str, Any]]:
+    """The archive, with the names of the players who have an account."""
+    games = await service.archive()
+
+    def read() -> list[dict[str, Any]]:
+        with service.sessions() as db:
+            return named(db, games)
+
+    return list(await service.run_db(read))

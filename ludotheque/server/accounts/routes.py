@@ -12,8 +12,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy import select
 
-from ..play.api import address
-from ..play.service import GameError, GameService, say
+from ..errors import GameError, say
+from ..play.deps import address
+from ..play.service import GameService
 from ..store.db import UserRow
 from ..web.pages import error_page, language, looking, page
 from .identity import (
@@ -107,7 +108,7 @@ async def _account_form(request: Request, name: str) -> Response:
     except GameError as exc:  # refused: the reason, in the visitor's language
         message = exc.in_language(language(request))
         again = _form_page(request, name, error=message, username=username, status=exc.status)
-        retry = getattr(exc, "retry_after", None)
+        retry = exc.retry_after
         if retry is not None:
             again.headers["Retry-After"] = str(retry)
         return again

@@ -37,7 +37,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ..play.service import GameError, Text, say
+from ..errors import GameError, Text, say
 
 USERNAME_MIN, USERNAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 256

@@ -25,8 +25,9 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..errors import say
 from ..metrics import refused
-from ..play.service import GameService, say
+from ..play.service import GameService
 from ..store.db import SignInFailureRow
 from .rules import AccountError
 
@@ -45,7 +46,7 @@ def too_soon(retry: int) -> AccountError:
             "trop de connexions manquées : attendez {retry} s avant de réessayer", retry=retry),
         "sign-in-throttled", 429,
     )  # fmt: skip
-    error.retry_after = retry  # type: ignore[attr-defined]
+    error.retry_after = retry
     return error
 
 

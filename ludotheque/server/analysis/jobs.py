@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import threading
@@ -39,11 +40,16 @@ from sqlalchemy import Float, ForeignKey, Integer, String, Text, func, or_, sele
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from ... import load
+from ...analysis import Analyst, analyse, best_moves, register_oracle
 from ...analysis.model import VERSION
 from ...analysis.strength import DEFAULT, NAMES, strengths
+from ...record import Record
+from ...solve import oracle
 from ..compute.pool import ComputerPool
 from ..compute.worker import DEAD, Job, Worker
-from ..play.service import GameError, GameService, say
+from ..errors import GameError, say
+from ..play.service import GameService
 from ..store.db import Base, GameRow, JobRow
 
 KIND = "analysis"
@@ -112,8 +118,6 @@ class AnalysisView:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON answer, the analysis itself as data (``None`` until it is done)."""
-        import json
-
         return {
             "game_id": self.game_id,
             "strength": self.strength,
@@ -202,7 +206,7 @@ def request_analysis(
                 n=asker.most),
             "too-many-analyses", 429,
         )  # fmt: skip
-        error.retry_after = 30  # type: ignore[attr-defined]
+        error.retry_after = 30
         raise error
     who = {"requested_from": asker.address[:80], "requested_user": asker.user_id} if asker else {}
     if row is None:
@@ -258,9 +262,6 @@ _analysts: dict[tuple[str, str, str], Any] = {}  # a hint process's engines, kep
 
 def register_oracles() -> None:
     """Let the analysis ask the General's endgame tables (``ludotheque.solve``)."""
-    from ...analysis import register_oracle
-    from ...solve import oracle
-
     register_oracle("general", oracle)  # type: ignore[arg-type]
 
 
@@ -272,9 +273,6 @@ def _start_analysis_process(progress: Any) -> None:
 
 def analyse_in_process(task: int, record_json: str, strength: str) -> str:
     """The analysis (JSON) of a record, in a pool process; its progress goes to the queue."""
-    from ...analysis import analyse
-    from ...record import Record
-
     record = Record.from_json(record_json)
     last = 0.0
 
@@ -301,9 +299,6 @@ def best_in_process(
     game: str, ruleset: str, position: str, history: list[str], n: int
 ) -> list[dict[str, Any]]:
     """The ``n`` best moves of a position (JSON-ready), in a hint process."""
-    from ... import load
-    from ...analysis import Analyst, best_moves
-
     engine = load(game, ruleset)
     key = (game, engine.ruleset, str(n))
     analyst = _analysts.get(key)

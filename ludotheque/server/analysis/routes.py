@@ -32,12 +32,15 @@ from ... import available_games, load
 from ...analysis.strength import DEFAULT, NAMES
 from ...core import CHANCE, Game, IllegalMove, InvalidPosition, State, UnknownGame
 from ..accounts.identity import signed_in_request, who
+from ..errors import GameError, say
 from ..i18n.analysis_words import module, word
 from ..i18n.engine_words import french
 from ..play.actions import Body, validated
-from ..play.api import NOT_PUBLIC, ServiceDep, SettingsDep, address
 from ..play.boards import available, board
-from ..play.service import BOTH, WATCH, GameError, GameSession, engine_error, say
+from ..play.deps import ServiceDep, SettingsDep, address
+from ..play.refusals import engine_error
+from ..play.routes import NOT_PUBLIC
+from ..play.session import BOTH, WATCH, GameSession
 from ..web.guard import RateLimits, read_json
 from ..web.pages import language, looking, page, templates
 from ..web.shared_limits import SharedCounts

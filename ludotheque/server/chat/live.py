@@ -19,14 +19,16 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from ..accounts.identity import Who
-from ..play.service import GameError, GameService, GameSession, say
+from ..errors import GameError, say
+from ..play.service import GameService
+from ..play.session import GameSession
 from ..play.snapshot import _chat_channel
 from ..store.bus import Bus
 from ..store.db import ChatRow
 from .rules import PLAYERS, WATCHERS, ChatError, ChatLimiter, Message
 
 if TYPE_CHECKING:
-    from ..play.api import Hub
+    from ..play.hub import Hub
 
 HISTORY = 100  # messages a page gets when it opens
 

@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from ..play.service import GameError, say
+from ..errors import GameError, say
 
 MAX_LENGTH = 300
 MAX_MARKS = 3  # combining marks kept after one character

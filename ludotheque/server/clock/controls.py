@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...core import CHANCE, Outcome, State
-from ..play.service import Text, say
+from ..errors import Text, say
 
 FISCHER = "fischer"
 DELAY = "delay"

@@ -15,7 +15,8 @@ process a player is connected to:
   ``back`` on return); after the grace period, while it is their turn, the opponent may
   ``claim`` the game. Everyone sees the countdown, computed from the log's time.
 
-``can_win`` may search for a tenth of a second: it runs in a thread, off the event loop.
+The changes a game's clock makes on its own (the end on time, a player's going and coming
+back, a claim) are ``clock.jobs``'s.
 """
 
 from __future__ import annotations
@@ -25,15 +26,14 @@ import logging
 from typing import Any
 
 from ...core import CHANCE, Outcome
+from ..errors import GameError, say
 from ..play.people import Person
-from ..play.service import BOTH, WATCH, Event, GameError, GameService, GameSession, say
+from ..play.session import BOTH, WATCH, Event, GameSession
 from .controls import (
     Clock,
     TimeControl,
     allowed,
-    can_claim,
     claim_at,
-    claim_outcome,
     flag,
     flag_outcome,
     grace_seconds,
@@ -94,7 +94,7 @@ def new_clock(session: GameSession) -> Clock | None:
     return Clock.new(TimeControl.parse(session.control), tuple(session.record.game_object.sides))
 
 
-def _running_side(session: GameSession) -> str | None:
+def running_side(session: GameSession) -> str | None:
     if session.finished:
         return None
     to_move = session.record.state.to_move
@@ -109,7 +109,7 @@ def after_change(session: GameSession, events: list[Event], stamp: float) -> Non
     clock: Clock | None = session.clock
     if clock is None:
         return
-    running = _running_side(session)
+    running = running_side(session)
     moved = any(kind == "move" for kind, _ in events)
     if moved and clock.running is not None:
         new = press(clock, stamp, running)
@@ -159,42 +159,6 @@ def end_event(session: GameSession, outcome: Outcome, at: float) -> Event:
     return ("end", data)
 
 
-async def check_flag(service: GameService, session: GameSession) -> bool:
-    """End the game if the side to move has run out of time (a client saw its clock reach
-    zero, or a clock job came due); whether it ended. Idempotent."""
-    async with session.lock:
-        await service.refresh(session)
-        stamp = service.now()
-        late = await flagged(session, stamp)
-        if late is None:
-            return False
-        await service.apply(session, lambda: [end_event(session, *late)], stamp=stamp)
-    await service._announce(session)
-    return True
-
-
-async def clock_job(
-    service: GameService, game_id: str, seq: int, done: Any
-) -> tuple[str, float | None]:
-    """A ``clock`` job for the clock set at log place ``seq``: end the game if its flag fell
-    (``done`` closes the job in the same transaction). Returns ``("ended", None)``,
-    ``("obsolete", None)`` (a later change set the clock again, or the game is over) or
-    ``("early", deadline)`` (the deadline has not come: the job is to wait until then)."""
-    session = await service.get(game_id)
-    async with session.lock:
-        await service.refresh(session)
-        clock: Clock | None = session.clock
-        if session.finished or clock is None or session.clock_seq > seq:
-            return "obsolete", None
-        stamp = service.now()
-        late = await flagged(session, stamp)
-        if late is None:
-            return "early", clock.deadline()
-        await service.apply(session, lambda: [end_event(session, *late)], done, stamp=stamp)
-    await service._announce(session)
-    return "ended", None
-
-
 # -- leaving and claiming ----------------------------------------------------------------------
 
 
@@ -205,58 +169,12 @@ def watched_presence(session: GameSession, seat: str) -> bool:
         session.mode == "friend"
         and seat not in (BOTH, WATCH)
         and not session.finished
-        and grace_seconds(_control(session)) is not None
+        and grace_seconds(control_of(session)) is not None
     )
 
 
-def _control(session: GameSession) -> TimeControl | None:
+def control_of(session: GameSession) -> TimeControl | None:
     return None if session.control is None else TimeControl.parse(session.control)
-
-
-async def presence(service: GameService, session: GameSession, side: str, here: bool) -> None:
-    """Write down that ``side``'s player came back (``here``) or left (nothing if the log
-    already says so)."""
-    async with session.lock:
-        await service.refresh(session)
-        if not watched_presence(session, side) or (side in session.presence) != here:
-            return
-        stamp = service.now()
-
-        def change() -> list[Event]:
-            if here:
-                session.presence.pop(side, None)
-                return [("back", {"side": side})]
-            session.presence[side] = stamp
-            return [("gone", {"side": side, "at": stamp})]
-
-        try:
-            await service._change(session, change)
-        except GameError:  # the game ended meanwhile (on time, or elsewhere)
-            return
-    await service._announce(session)
-
-
-async def claim(service: GameService, session: GameSession, seat: str) -> None:
-    """``seat`` claims the game its opponent left: a win (a draw if the claimer cannot win),
-    once the opponent has been away for the grace period, on move."""
-    async with session.lock:
-        await service.refresh(session)
-        sides = session.record.game_object.sides
-        if session.mode != "friend" or seat not in sides or session.finished:
-            raise GameError(NO_CLAIM, "no-claim", 409)
-        gone = session.record.game_object.opponent(seat)
-        stamp = service.now()
-        to_move = _running_side(session)
-        if not can_claim(
-            _control(session), gone=gone, to_move=to_move,
-            gone_since=session.presence.get(gone), now=stamp,
-        ):  # fmt: skip
-            raise GameError(NO_CLAIM, "no-claim", 409)
-        state = session.record.state
-        left = moves_left(session)
-        outcome = await asyncio.to_thread(claim_outcome, state, seat, moves_left=left)
-        await service._change(session, lambda: [end_event(session, outcome, stamp)])
-    await service._announce(session)
 
 
 # -- what a page is told -----------------------------------------------------------------------
@@ -265,7 +183,7 @@ async def claim(service: GameService, session: GameSession, seat: str) -> None:
 def table_view(session: GameSession, stamp: float) -> dict[str, Any]:
     """The clock (its faces at ``stamp``, the server's time), the time control, who plays
     each side, who is away and when the game may be claimed against them."""
-    control = _control(session)
+    control = control_of(session)
     away = {}
     for side, since in session.presence.items():
         when = claim_at(control, since)
@@ -287,18 +205,3 @@ def table_view(session: GameSession, stamp: float) -> dict[str, Any]:
         "away": away,
         "ratings": session.rating_changes,
     }
-
-
-__all__ = [
-    "TIME_RAN_OUT",
-    "after_change",
-    "check_flag",
-    "checked_control",
-    "claim",
-    "clock_job",
-    "end_event",
-    "flagged",
-    "new_clock",
-    "presence",
-    "table_view",
-]

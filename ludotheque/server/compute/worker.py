@@ -32,7 +32,10 @@ from sqlalchemy.orm import Session
 
 from ...ai.levels import make_agent
 from .. import metrics
-from ..play.service import GameError, GameService
+from ..clock.jobs import clock_job
+from ..errors import GameError
+from ..play.service import GameService
+from ..rating.jobs import rate_job
 from ..store.db import JobRow
 from .pool import ComputerPool
 
@@ -272,9 +275,6 @@ class Worker:
 
     async def _chore(self, job: Job) -> None:
         """A clock or rating job (see the module's note)."""
-        from ..clock.table import clock_job
-        from ..rating.ranking import rate_job
-
         try:
             await self.service.get(job.game_id)
         except GameError as exc:

@@ -41,9 +41,12 @@ from ... import load
 from ..accounts.identity import Who
 from ..accounts.rules import username_key
 from ..accounts.users import Users
+from ..errors import GameError, say
 from ..play.boards import available
 from ..play.people import Person
-from ..play.service import WATCH, GameError, GameService, say
+from ..play.points import CASUAL, NOT_RATED
+from ..play.service import GameService
+from ..play.session import WATCH
 from ..rating.ranking import RATED_RULESETS, person, rating_of
 from ..store.bus import Bus
 from ..store.db import GameRow, PlayerRow, SeekRow, UserRow, now
@@ -257,8 +260,6 @@ class Lobby:
         rated = bool(spec.get("rated"))
         if rated and control is None:
             raise GameError(RATED_CLOCK, "bad-seek", 400)
-        from ..play.points import CASUAL, NOT_RATED
-
         if rated and (game, ruleset) in CASUAL:  # backgammon's money games
             raise GameError(NOT_RATED, "bad-seek", 400)
         opponent_name: str | None = None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ... import available_games, load
 from ..accounts.rules import SIGN_IN_REQUIRED, AccountError, username_key
 from ..clock.controls import TimeControl, allowed
-from ..play.service import GameError, say
+from ..errors import GameError, say
 
 BASE_WINDOW = 100.0  # rating points either way, at once
 UNCERTAIN_WINDOW = 350.0  # at most this much at once for a player with a wide deviation

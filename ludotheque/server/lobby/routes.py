@@ -18,19 +18,14 @@ from sqlalchemy import select
 
 from .. import metrics
 from ..accounts.identity import Who, require_csrf, who
+from ..errors import GameError, say
 from ..play.actions import validated
-from ..play.api import (
-    GONE,
-    TOO_MANY_CONNECTIONS,
-    Hub,
-    LimitsDep,
-    address,
-    over_budget,
-    receive_text,
-    refuse,
-)
 from ..play.budget import Budget
-from ..play.service import BOTH, WATCH, GameError, GameService, say
+from ..play.deps import LimitsDep, address
+from ..play.hub import Hub
+from ..play.service import GameService
+from ..play.session import BOTH, WATCH
+from ..play.sockets import GONE, TOO_MANY_CONNECTIONS, over_budget, receive_text, refuse
 from ..rating.ranking import RATED_RULESETS
 from ..store.db import GameRow, PlayerRow, SeatRow, token_hash
 from ..web.guard import origin_allowed, read_json

@@ -14,8 +14,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-from ..clock.table import check_flag, claim
-from .service import WATCH, GameError, GameService, GameSession, say
+from ..clock.jobs import check_flag, claim
+from ..errors import GameError, say
+from .rematch import decline_rematch, rematch
+from .service import GameService
+from .session import WATCH, GameSession
 from .snapshot import snapshot
 
 
@@ -97,13 +100,13 @@ async def _flag(s: Seat, _body: Body) -> None:
 
 
 async def _rematch(s: Seat, _body: Body) -> dict[str, Any]:
-    new, token = await s.service.rematch(s.session, s.seat, s.token)
+    new, token = await rematch(s.service, s.session, s.seat, s.token)
     page = "watch" if s.seat == WATCH else "play"  # a watcher follows the rematch as one
     return {"url": f"/{page}/{token}", "id": new.id}
 
 
 async def _rematch_decline(s: Seat, _body: Body) -> None:
-    await s.service.decline_rematch(s.session, s.seat)
+    await decline_rematch(s.service, s.session, s.seat)
 
 
 ACTIONS: dict[str, Action] = {

@@ -15,9 +15,12 @@ from sqlalchemy import select
 
 from ...games.backgammon import BackgammonState, mat
 from ...record import Record
+from ..errors import GameError, Text
 from ..store.db import GameRow
-from .api import NOT_PUBLIC, ServiceDep
-from .service import GameError, GameService, GameSession, Text
+from .deps import ServiceDep
+from .routes import NOT_PUBLIC
+from .service import GameService
+from .session import GameSession
 
 router = APIRouter()
 

@@ -1,9 +1,14 @@
-"""Who plays a side of a game, as the game's page shows it."""
+"""Who plays a side of a game, as the game's page shows it, and as the database keeps it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..store.db import PlayerRow, UserRow
 
 
 @dataclass(frozen=True)
@@ -32,3 +37,23 @@ class Person:
             "rating": None if self.rating is None else round(self.rating),
             "provisional": self.provisional,
         }
+
+
+def people_of(db: Session, game_id: str) -> dict[str, Person]:
+    """Who plays each side of a game (the sides with a known player)."""
+    rows = db.execute(
+        select(PlayerRow, UserRow)
+        .outerjoin(UserRow, UserRow.id == PlayerRow.user_id)
+        .where(PlayerRow.game_id == game_id)
+    ).all()
+    return {
+        p.side: Person(
+            p.user_id,
+            u.username if u else None,
+            u.level if u else None,
+            p.visitor,
+            p.rating,
+            bool(p.provisional),
+        )
+        for p, u in rows
+    }

@@ -22,7 +22,7 @@ from typing import Any
 from ...core import Game, InvalidPosition
 from ...games.backgammon.cube import MATCH, MAX_LENGTH, MONEY
 from ...record import Record
-from .service import GameError, say
+from ..errors import GameError, say
 
 CASUAL = frozenset({("backgammon", MONEY)})
 """Game and ruleset pairs that are never rated."""

@@ -7,7 +7,7 @@ from typing import Any
 from ..clock.table import table_view
 from ..i18n.engine_words import french
 from .boards import board
-from .service import BOTH, WATCH, GameSession, next_epoch
+from .session import BOTH, WATCH, GameSession, next_epoch
 
 
 def snapshot(session: GameSession, seat: str) -> dict[str, Any]:

@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -323,9 +325,6 @@ def make_engine(url: str) -> Engine:
 def migrate(engine: Engine) -> None:
     """Bring the schema up to date (Alembic ``upgrade heads``: independent features may add
     their tables on branches of their own, each from the revision it needs)."""
-    from alembic import command
-    from alembic.config import Config
-
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from pathlib import Path
 
 from sqlalchemy import Engine, select
@@ -48,8 +49,6 @@ def _from_file(path: Path) -> str:
         text = path.read_text().strip()
         if text:
             return text
-        import time
-
         time.sleep(0.01)
     raise RuntimeError(f"the secret file {path} is empty")
 

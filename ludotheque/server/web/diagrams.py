@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ... import load
 from ...games.general.board import LINES, NAMES
 
 _COLS = "abcde"
@@ -180,8 +181,6 @@ def backgammon(
     """A backgammon diagram seen from white's side (white's point numbers), drawn from a position
     parsed by the engine; with ``play`` (white's, in the notation), the position after it with
     the play's checker moves drawn as arrows; ``direction`` draws white's way round the board."""
-    from ... import load
-
     state: Any = load("backgammon", ruleset).parse_position(position)
     moves: list[tuple[int, int, bool]] = []
     dice = ""

@@ -25,8 +25,8 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import GameError, say
 from ..metrics import refused
-from ..play.service import GameError, say
 from .shared_limits import SharedCounts
 
 SECURITY_HEADERS = [
@@ -134,7 +134,7 @@ class RateLimits:
                 "trop de requêtes : attendez {retry} s et réessayez", retry=retry),
             "rate-limited", 429,
         )  # fmt: skip
-        error.retry_after = retry  # type: ignore[attr-defined]
+        error.retry_after = retry
         raise error
 
 

@@ -16,12 +16,15 @@ from fastapi.templating import Jinja2Templates
 from ... import available_games, load
 from ...ai.levels import LEVELS
 from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
+from ..accounts.profiles import archive_named
 from ..clock.controls import PRESETS
+from ..errors import GameError
 from ..i18n.languages import LANGUAGES, TEXTS, pick_language, translate
 from ..play import boards
 from ..play.actions import validated
-from ..play.api import LimitsDep, NewGame, ServiceDep, create_game
-from ..play.service import BOTH, WATCH, GameError
+from ..play.deps import LimitsDep, ServiceDep
+from ..play.routes import NewGame, create_game
+from ..play.session import BOTH, WATCH
 from . import diagrams
 
 HERE = Path(__file__).parent
@@ -139,19 +142,6 @@ async def archive_page(request: Request, service: ServiceDep) -> HTMLResponse:
     return page(request, "archive.html", games=await archive_named(service))
 
 
-async def archive_named(service: Any) -> list[dict[str, Any]]:
-    """The archive, with the names of the players who have an account."""
-    from ..accounts.profiles import named
-
-    games = await service.archive()
-
-    def read() -> list[dict[str, Any]]:
-        with service.sessions() as db:
-            return named(db, games)
-
-    return list(await service.run_db(read))
-
-
 @router.get("/archive/{game_id}", response_class=HTMLResponse)
 async def replay_page(request: Request, game_id: str, service: ServiceDep) -> HTMLResponse:
     try:
@@ -212,7 +202,7 @@ async def new_from_form(request: Request, service: ServiceDep, limits: LimitsDep
         _session, seats, watch = await create_game(service, limits, request, spec)
     except GameError as exc:
         response = error_page(request, exc)
-        retry = getattr(exc, "retry_after", None)
+        retry = exc.retry_after
         if retry is not None:
             response.headers["Retry-After"] = str(retry)
         return response

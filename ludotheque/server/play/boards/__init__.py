@@ -7,7 +7,10 @@ browser half ``static/boards/<game>.js`` and its rules pages ``templates/rules/<
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.util import find_spec
 from types import ModuleType
+
+from .... import available_games
 
 
 def board(game: str) -> ModuleType:
@@ -17,8 +20,4 @@ def board(game: str) -> ModuleType:
 
 def available() -> list[str]:
     """The games the app can show: those with a board module (in registry order)."""
-    from importlib.util import find_spec
-
-    from .... import available_games
-
     return [g for g in available_games() if find_spec(f"ludotheque.server.play.boards.{g}")]

@@ -11,6 +11,7 @@ from ....core import State
 from ....games.backgammon import BackgammonState, PartialTurn, Step
 from ....games.backgammon.cube import DOUBLED, RESIGN_NAMES, RESIGNING
 from ....record import Record
+from ..points import summary
 
 
 def legal(state: State) -> list[str]:
@@ -55,8 +56,6 @@ def extra(state: State) -> dict[str, Any]:
 def record_extra(record: Record) -> dict[str, Any]:
     """What the page needs of the whole game (not only its position): for games played for
     points, the points won, the match score after the game and what follows it."""
-    from ..points import summary
-
     return summary(record)
 
 
