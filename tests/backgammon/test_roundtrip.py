@@ -1,14 +1,17 @@
 """Every backgammon state the parser accepts prints a position string that reads back as the same
 state, in all four rulesets ("every stored game loads": the server stores ``position()`` and
-parses it later).
+parses it later); and its full GNU Backgammon ID (``gnubg_id()``) reads back as the same state
+too, dice and side on roll included.
 
 First the holes that fuzzing found, one regression test each; then hypothesis properties over
 states reached by random play (cube decisions, resignations, drops, Crawford games, finished
-games, matches going on game after game) and over strings built from the grammar's tokens.
+games, matches going on game after game) and over strings built from the grammar's tokens; last,
+our full IDs against the ones GNU Backgammon prints for the same positions.
 """
 
 from __future__ import annotations
 
+import base64
 import random
 
 import pytest
@@ -20,7 +23,9 @@ from ludotheque import InvalidPosition
 from ludotheque.core import CHANCE
 from ludotheque.games.backgammon import BackgammonGame, BackgammonState
 from ludotheque.games.backgammon.cube import ROLLING
+from tests.backgammon.gnubg_session import run_gnubg
 from tests.backgammon.strategies import boards
+from tests.backgammon.test_cube import _mirror
 
 
 def load(ruleset: str) -> BackgammonGame:
@@ -37,11 +42,20 @@ FAST = settings(max_examples=40, deadline=None)
 
 
 def reads_back(game: BackgammonGame, state: BackgammonState) -> None:
-    """The position string of ``state`` reads back as ``state``."""
+    """The position string and the full GNU Backgammon ID of ``state`` read back as ``state``."""
     text = state.position()
     again = game.parse_position(text)
     assert again == state, f"{text!r} reads back as {again.position()!r}"
     assert again.position() == text
+    full_id = state.gnubg_id()
+    assert full_id == f"{state.gnubg_position_id()}:{state.gnubg_match_id()}"
+    from_id = game.parse_position(full_id)
+    stakes = state.stakes
+    if stakes is not None and stakes.pending == ROLLING:
+        # GNU Backgammon has no moment between "roll" and the roll: the decision before it
+        assert from_id == game.parse_position(text.replace(" rolling", ""))
+    else:
+        assert from_id == state, f"{text!r}: {full_id} reads back as {from_id.position()!r}"
 
 
 def accepted_reads_back(game: BackgammonGame, text: str) -> BackgammonState | None:
@@ -261,3 +275,110 @@ def test_play_from_random_positions_reads_back(data: st.DataObject) -> None:
     if state is not None:
         for later in played(game, rng, state, 40):
             reads_back(game, later)
+
+
+# -- GNU Backgammon IDs -------------------------------------------------------------------------
+
+
+MATCH_ID_BITS = st.lists(st.sampled_from([*range(25), 36, 37, 51, 52, 66, 67, 71]), max_size=3)
+
+
+@FAST
+@given(st.sampled_from(RULESETS), st.integers(0, 2**32), MATCH_ID_BITS)
+def test_any_match_id_reads_back_or_is_refused(ruleset: str, seed: int, bits: list[int]) -> None:
+    """A real ID with bits of its Match ID flipped: refused with ``InvalidPosition``, or a state
+    whose position string and full ID read back."""
+    game = GAMES[ruleset]
+    rng = random.Random(seed)
+    state = rng.choice(played(game, rng, fresh(game, rng), 80))
+    raw = int.from_bytes(base64.b64decode(state.gnubg_match_id()), "little")
+    for bit in bits:
+        raw ^= 1 << bit
+    text = f"{state.gnubg_position_id()}:{base64.b64encode(raw.to_bytes(9, 'little')).decode()}"
+    accepted_reads_back(game, text)
+
+
+def test_gnubg_id_is_the_full_id() -> None:
+    state = GAMES["standard"].start().play("w3b1")
+    assert state.gnubg_id() == "4HPwATDgc/ABMA:MIEFAAAAAAAE"
+    assert state.gnubg_position_id() == "4HPwATDgc/ABMA"
+    assert state.gnubg_match_id() == "MIEFAAAAAAAE"
+    assert GAMES["standard"].parse_position(state.gnubg_id()) == state
+    black = GAMES["standard"].parse_position(f"{START} b 52")
+    assert GAMES["standard"].parse_position(black.gnubg_id()) == black  # side and dice kept
+    assert GAMES["standard"].parse_position(black.gnubg_position_id()).side == "white"
+
+
+def test_a_dropped_double_keeps_gnu_backgammons_players() -> None:
+    """GNU Backgammon's ID of a dropped double has the doubler on roll and the side that
+    dropped on turn; an older ID with the doubler answering itself is refused."""
+    dropped = MATCH.parse_position(f"{START} b - cube 2b match 7 3-4").play("double").play("drop")
+    assert dropped.stakes is not None and dropped.stakes.loser == 0
+    raw = int.from_bytes(base64.b64decode(dropped.gnubg_match_id()), "little")
+    assert (raw >> 6) & 1 == 1 and (raw >> 11) & 1 == 0  # black doubled, white dropped
+    assert (raw >> 8) & 7 == 4  # GNU Backgammon's "game dropped"
+    raw ^= 1 << 11
+    forged = f"{dropped.gnubg_position_id()}:{base64.b64encode(raw.to_bytes(9, 'little')).decode()}"
+    with pytest.raises(InvalidPosition, match="answered by the side not on roll"):
+        MATCH.parse_position(forged)
+
+
+SAME, READ = "same", "read"
+BEAR_IN = "W[bar,20,13x4,8x3,6x4,5x2] B[24x2,13x5,8x2,6x4,4,3]"
+GNU_CASES = [
+    # (ruleset, position, actions played from it in our notation, and in GNU Backgammon's,
+    #  SAME: our full ID is the one it prints; READ: the one it prints reads as our state)
+    ("standard", f"{START} w 31", [], [], SAME),
+    ("standard", f"{BEAR_IN} b 52", [], [], SAME),
+    ("standard", "W[6x2,1] B[barx2,22,18,5x3] b -", [], [], SAME),
+    ("money", f"{START} b 52 cube 1 jacoby", [], [], SAME),
+    ("money", f"{START} b 52 cube 1", [], [], SAME),
+    ("money", f"{BEAR_IN} w - cube 4b", [], [], SAME),
+    ("money", f"{START} b 52 cube 1 jacoby", ["resign gammon"], ["resign gammon"], SAME),
+    ("money", f"{START} b 52 cube 1 jacoby", ["resign gammon", "decline"],
+     ["resign gammon", "reject"], SAME),
+    ("money", f"{START} b - cube 2b jacoby", ["double", "drop"], ["double", "drop"], SAME),
+    ("money", f"{BEAR_IN} w - cube 1", ["double", "drop"], ["double", "drop"], SAME),
+    # GNU keeps the resigner's dice in the ID of a finished game; we keep no dice then
+    ("money", f"{BEAR_IN} w 52 cube 1", ["resign gammon", "accept"], ["resign gammon", "accept"],
+     READ),
+    ("match", f"{START} b - cube 2w match 7 3-4", [], [], SAME),
+    ("match", f"{START} b - cube 2b match 7 3-4", ["double"], ["double"], SAME),
+    ("match", f"{START} b - cube 2b match 7 3-4", ["double", "take"], ["double", "take"], SAME),
+    ("match", f"{START} w 52 cube 1 match 5 4-2 crawford", [], [], SAME),
+    ("match", f"{BEAR_IN} b 41 cube 2w match 9 1-2", ["resign single"], ["resign single"], SAME),
+    ("match", "W[6x2,1] B[barx2,22,18,5x3] w - cube 1 match 5 4-2", [], [], SAME),
+]  # fmt: skip
+
+
+def test_our_full_ids_are_the_ones_gnu_backgammon_prints() -> None:
+    """GNU Backgammon (the reference module) is given each position (as the XGID of the
+    position with the colours exchanged: it reads XG's bottom player as its player 1), plays
+    the same decisions, and prints its ID: ours is the same, character for character."""
+    states: list[tuple[BackgammonGame, BackgammonState]] = []
+    requests: list[tuple[str, list[str]]] = []
+    for ruleset, text, actions, theirs, _ in GNU_CASES:
+        game = GAMES[ruleset]
+        state = game.parse_position(text)
+        requests.append((game.parse_position(_mirror(text)).xgid(), theirs))
+        for action in actions:
+            state = state.play(action)
+        states.append((game, state))
+        reads_back(game, state)
+    printed = run_gnubg(
+        """
+        gnubg.command("set automatic game off")
+        gnubg.command("set automatic roll off")
+        result = []
+        for xgid, commands in data:
+            gnubg.setgnubgid(xgid)
+            for command in commands:
+                gnubg.command(command)
+            result.append(gnubg.gnubgid())
+        """,
+        requests,
+    )
+    for (game, state), gnu, case in zip(states, printed, GNU_CASES, strict=True):
+        if case[-1] == SAME:
+            assert state.gnubg_id() == gnu, case
+        assert game.parse_position(gnu) == state, case
