@@ -21,6 +21,15 @@ Wiring, from a conftest::
 
 Without PostgreSQL the tests that use it are skipped, except in CI (``CI`` set, and not ``0``
 or ``false``), where they must run: there ``pg_or_skip`` raises instead.
+
+Faults: ``crash()`` kills the server as a crash does (``kill -9`` of every one of its processes,
+or the immediate shutdown of ``pg_ctl stop -m immediate``), ``start_again()`` starts it on the
+same port and data directory (PostgreSQL recovers from its WAL) and waits until it answers;
+``restart()`` does both. ``terminate_backends`` cuts chosen connections. A test that crashes
+its server must have one of its own (``durable_cluster_fixture``), started with
+``DURABLE``: ``synchronous_commit=on``, so that a commit is acknowledged only once its WAL is
+written to the operating system, which keeps it when the process dies (``fsync`` may stay off:
+only a crash of the machine would lose it).
 """
 
 from __future__ import annotations
@@ -71,6 +80,20 @@ SETTINGS: Mapping[str, str] = {
     "full_page_writes": "off",
 }
 """Server settings, passed as ``-c name=value``; ``PgCluster(settings=...)`` adds to them."""
+
+DURABLE: Mapping[str, str] = {"synchronous_commit": "on"}
+"""For a server that will be crashed: an acknowledged commit's WAL is already written to the
+operating system, so a ``kill -9`` of the server loses no acknowledged commit (with
+``synchronous_commit=off`` the last 200 ms or so of them would be lost, by design)."""
+
+CRASHES = ("kill", "postmaster", "immediate")
+"""How ``crash`` stops the server. ``kill``: SIGKILL to all its processes at once (the
+postmaster and every backend, each of which leads a process group of its own: nothing runs on
+after it, as when an operator's ``kill -9`` or the OOM killer ends them all). ``postmaster``:
+SIGKILL to the postmaster alone; its backends end on their own when they next wait for their
+client (``terminating connection due to unexpected postmaster exit``). ``immediate``: SIGQUIT to
+the postmaster, as ``pg_ctl stop -m immediate`` sends (its backends quit without writing
+anything). Each way the next start recovers from the WAL."""
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 """Database names we accept: plain identifiers, so they need no escaping in URLs."""
@@ -250,6 +273,44 @@ def _die_with_parent() -> Callable[[], None] | None:
     return preexec
 
 
+def _processes() -> dict[int, tuple[int, bool]]:
+    """Every process: its parent's id, and whether it is alive (not a zombie), from ``/proc``
+    (empty without it)."""
+    found: dict[int, tuple[int, bool]] = {}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(b")") + 2 :].split()  # state, ppid, ...
+            found[int(entry.name)] = (int(fields[1]), fields[0] != b"Z")
+    return found
+
+
+def _children(parent: int) -> list[int]:
+    """The live children of ``parent`` (a postmaster's: its backends and helpers)."""
+    return [pid for pid, (ppid, alive) in _processes().items() if ppid == parent and alive]
+
+
+def _wait_gone(pids: list[int], timeout: float = 20.0) -> None:
+    """Until none of ``pids`` is alive (a zombie holds no shared memory: it counts as gone,
+    whoever reaps it). ``PgStartError`` after ``timeout``: a backend busy in a long query
+    notices its postmaster's death only when it next waits for its client."""
+    deadline = time.monotonic() + timeout
+    while True:
+        table = _processes()
+        alive = [pid for pid in pids if table.get(pid, (0, False))[1]]
+        if not alive:
+            return
+        if time.monotonic() > deadline:
+            raise PgStartError(f"processes {alive} of the crashed server did not exit")
+        time.sleep(0.01)
+
+
 _RUNNING: set[PgCluster] = set()
 
 
@@ -358,6 +419,96 @@ class PgCluster:
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
+
+    @property
+    def pid(self) -> int:
+        """The postmaster's process id."""
+        if self._process is None:
+            raise RuntimeError("this cluster is not running")
+        return self._process.pid
+
+    # --- faults
+
+    def crash(self, how: str = "kill") -> None:
+        """Stop the server as a crash does (``how``: see ``CRASHES``), keeping its data
+        directory and port for ``start_again``; returns once none of its processes is left (a
+        new postmaster refuses to start beside an old backend still attached to its shared
+        memory). Connections to it see their peer vanish, or are told it crashed."""
+        if how not in CRASHES:
+            raise ValueError(f"unknown crash {how!r}: one of {', '.join(CRASHES)}")
+        with self._lock:
+            if self._process is None or self._process.poll() is not None:
+                raise RuntimeError("this cluster is not running")
+            postmaster = self._process.pid
+            admin, self._admin = self._admin, None  # closed once the server is gone
+            if how == "immediate":
+                self._process.send_signal(signal.SIGQUIT)
+                children = _children(postmaster)
+            else:
+                # stopped first, so that it forks no backend between our listing and the kill
+                os.kill(postmaster, signal.SIGSTOP)
+                children = _children(postmaster)
+                for pid in [postmaster, *children] if how == "kill" else [postmaster]:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(pid, signal.SIGKILL)
+            try:
+                self._process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            _wait_gone(children)
+            if admin is not None:
+                with contextlib.suppress(Exception):
+                    admin.close()
+
+    def start_again(self) -> float:
+        """Start the server crashed by ``crash`` on the same port and data directory (it
+        recovers from its WAL) and wait until it accepts connections: the seconds that took.
+        ``PgStartError`` if it does not come back."""
+        if self.root is None:
+            raise RuntimeError("this cluster was never started, or was stopped")
+        if self.running:
+            raise RuntimeError("this cluster is running: crash it first")
+        bindir = find_bindir()
+        assert bindir is not None
+        account = _run_as() if _is_root() else None
+        began = time.monotonic()
+        with self._lock:
+            process = self._launch(bindir, account)
+        if not self._wait_until_ready():
+            status = process.returncode
+            raise PgStartError(
+                f"postgres exited with status {status} on restarting\n{self.log_tail()}"
+            )
+        _RUNNING.add(self)
+        return time.monotonic() - began
+
+    def restart(self, how: str = "kill", down: float = 0.0) -> float:
+        """``crash(how)``, ``down`` seconds without a server, then ``start_again``: the seconds
+        from the crash until the server accepted connections again."""
+        began = time.monotonic()
+        self.crash(how)
+        if down > 0:
+            time.sleep(down)
+        self.start_again()
+        return time.monotonic() - began
+
+    def terminate_backends(self, application_name_like: str, dbname: str | None = None) -> int:
+        """``pg_terminate_backend`` on every connection whose ``application_name`` is ``LIKE``
+        the pattern (in database ``dbname``, if given), as an administrator or a network fault
+        cuts them: how many were cut."""
+        query = (
+            "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE application_name LIKE %s AND pid <> pg_backend_pid()"
+            " AND (%s::text IS NULL OR datname = %s::text)"
+        )
+        with self._lock:
+            if self._admin is None:
+                raise RuntimeError("this cluster is not running")
+            if self._admin.closed:
+                self._admin = self.connect("postgres", autocommit=True)
+            row = self._admin.execute(query, (application_name_like, dbname, dbname)).fetchone()
+        return int(row[0]) if row is not None else 0
 
     # --- databases
 
@@ -504,6 +655,17 @@ def cluster_fixture() -> Iterator[PgCluster]:
     (or, in CI, failing) when PostgreSQL cannot run here."""
     pg_or_skip()
     cluster = PgCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def durable_cluster_fixture() -> Iterator[PgCluster]:
+    """Body of a fixture for a test that crashes PostgreSQL: a server of its own (the shared
+    one must not be crashed under other tests), started with ``DURABLE`` settings."""
+    pg_or_skip()
+    cluster = PgCluster(settings=DURABLE).start()
     try:
         yield cluster
     finally:

@@ -263,7 +263,7 @@ def _position_texts(states: list[State]) -> list[str]:
     texts = [s.position() for s in states]
     for s in states:
         if isinstance(s, BackgammonState):
-            texts += [s.xgid(), s.gnubg_id(), f"{s.gnubg_id()}:{s.gnubg_match_id()}"]
+            texts += [s.xgid(), s.gnubg_position_id(), s.gnubg_id()]
     return texts
 
 

@@ -93,7 +93,8 @@ def test_checkers_view() -> None:
 
 def test_start_ids() -> None:
     s = STANDARD.start().play("w3b1")
-    assert s.gnubg_id() == "4HPwATDgc/ABMA"
+    assert s.gnubg_id() == "4HPwATDgc/ABMA:MIEFAAAAAAAE"  # as GNU Backgammon prints it
+    assert s.gnubg_position_id() == "4HPwATDgc/ABMA"
     assert s.xgid() == "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
 
 
@@ -112,16 +113,17 @@ def test_gnubg_ids_agree_with_gnubg(position: str) -> None:
     other = "black" if on_roll == "white" else "white"
     # gnubg's board: (not on roll, on roll), each 25 counts (points 1-24 then the bar)
     board = (tuple(s.board(other)[1:26]), tuple(s.board(on_roll)[1:26]))
-    assert s.gnubg_id() == gnubg.position_id(board)
-    assert gnubg.position_from_id(s.gnubg_id()) == board
-    again = STANDARD.from_gnubg_id(f"{s.gnubg_id()}:{s.gnubg_match_id()}")
-    assert again == s
+    assert s.gnubg_position_id() == gnubg.position_id(board)
+    assert gnubg.position_from_id(s.gnubg_position_id()) == board
+    assert s.gnubg_id() == f"{s.gnubg_position_id()}:{s.gnubg_match_id()}"
+    assert STANDARD.from_gnubg_id(s.gnubg_id()) == s
+    assert STANDARD.parse_position(s.gnubg_id()) == s
 
 
 def test_gnubg_player_on_roll_is_the_second_side() -> None:
     # gnubg moves the second board of a position; our black-to-move position puts black there
     s = STANDARD.parse_position("W[6x5] B[13x15] b 65")
-    board = gnubg.position_from_id(s.gnubg_id())
+    board = gnubg.position_from_id(s.gnubg_position_id())
     best = gnubg.find_best_move(board, gnubg.cube_info(), gnubg.eval_context(), (6, 5))
     assert best[0] == 13  # gnubg moves black's checkers from its 13
 

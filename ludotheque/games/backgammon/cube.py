@@ -257,6 +257,8 @@ def parse_tail(text: str, kind: str) -> Stakes:
         if word in seen:
             raise InvalidPosition(f"{word!r} is written twice")
         seen.add(word)
+        if word in ("dropped", "resigned") and "ended" in fields:
+            raise InvalidPosition("a game ends one way: write 'dropped' or 'resigned', not both")
         if word in ("rolling", "doubled"):
             if "pending" in fields:
                 raise InvalidPosition("only one decision can be pending")
@@ -322,7 +324,7 @@ def parse_tail(text: str, kind: str) -> Stakes:
     if "crawford" in fields and "length" not in fields:
         raise InvalidPosition("the Crawford game belongs to a match")
     stakes = Stakes(**fields)  # type: ignore[arg-type]
-    if stakes.length:
+    if "length" in fields:  # "match 0 0-0" too: a match of 0 points is no match
         check_match(stakes.length, stakes.score, stakes.crawford)
         if stakes.crawford and stakes.value != 1:
             raise InvalidPosition("nobody doubles in the Crawford game: its cube stays at 1")

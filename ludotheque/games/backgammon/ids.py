@@ -1,15 +1,26 @@
-"""GNU Backgammon Position/Match IDs and eXtreme Gammon XGIDs, to paste positions to and from
-other backgammon software. In ``money`` and ``match`` both carry the cube (its value, its
-owner, a pending double), the match length and score and the Crawford game (an XGID also the
-Jacoby rule, a Match ID a pending or accepted resignation and a dropped double); in the cubeless
-rulesets they are written for a money game without cube, as before.
+"""GNU Backgammon IDs and eXtreme Gammon XGIDs, to paste positions to and from other
+backgammon software.
+
+A full GNU Backgammon ID is ``<Position ID>:<Match ID>``, as GNU Backgammon shows it (``show
+gnubgid``; ``4HPwATDgc/ABMA:MIEFAAAAAAAE`` is the start with white to play 31): the Position
+ID (14 characters) holds the checkers, the Match ID (12) the side on roll and the dice, and in
+``money`` and ``match`` the cube (its value, its owner, a pending double), the match length and
+score, the Crawford game, the Jacoby rule, a pending or accepted resignation and a dropped
+double. The cubeless rulesets write a money game without cube and without the Jacoby rule.
+Every state reads back from its full ID as the same state but one: a side that has chosen to
+roll and not rolled yet (``rolling``), a moment GNU Backgammon does not have, reads back as the
+decision before it. An XGID carries the cube, the score, the Crawford or Jacoby flag and a
+pending double, not resignations.
 
 Conventions: GNU Backgammon's player 0 and XG's bottom player are white. A Position ID is
 relative to the player on roll: its key (80 bits, little-endian, base64) lists, for each side,
 the checkers on points 1–24 of that side's own view and then the bar, each count written as that
 many 1 bits and a 0 — first the side *not* on roll, then the side on roll, as GNU Backgammon's
-code writes it (checked against the ``gnubg`` package in the tests). With no side on roll
-(before the opening or after the end) white counts as on roll.
+code writes it (checked against the ``gnubg`` package in the tests). Before the opening and
+after a game borne off white counts as on roll. A game ended by a drop or an accepted
+resignation keeps GNU Backgammon's players: on roll the side that doubled or resigned, on turn
+(deciding) the side that dropped or accepted; its Match ID keeps the score before the game and
+the game's own Crawford flag (GNU Backgammon's, once a game is over, shows the score after it).
 """
 
 from __future__ import annotations
@@ -26,9 +37,20 @@ if TYPE_CHECKING:
     from .rules import BackgammonGame, BackgammonState
 
 
+def _on_roll(state: BackgammonState) -> int:
+    """GNU Backgammon's player on roll (0 white, 1 black): the side to move; after a drop the
+    side that doubled, after an accepted resignation the side that resigned; else white."""
+    stakes = state.stakes
+    if stakes is not None and stakes.ended == DROPPED:
+        return 1 - stakes.loser
+    if stakes is not None and stakes.ended == RESIGNED:
+        return stakes.loser
+    return 1 if state.side == "black" else 0
+
+
 def _sides(state: BackgammonState) -> tuple[list[int], list[int], int]:
     """(not on roll, on roll) as 26 counts each, and the index (0 white, 1 black) on roll."""
-    on_roll = 1 if state.side == "black" else 0
+    on_roll = _on_roll(state)
     white, black = state.board("white"), state.board("black")
     if on_roll == 0:
         return black, white, 0
@@ -49,6 +71,11 @@ def position_key(first: list[int], second: list[int]) -> bytes:
     return bytes(key)
 
 
+def gnubg_id(state: BackgammonState) -> str:
+    """The full GNU Backgammon ID: ``<Position ID>:<Match ID>``."""
+    return f"{gnubg_position_id(state)}:{gnubg_match_id(state)}"
+
+
 def gnubg_position_id(state: BackgammonState) -> str:
     """The 14-character Position ID."""
     first, second, _ = _sides(state)
@@ -56,9 +83,9 @@ def gnubg_position_id(state: BackgammonState) -> str:
 
 
 def gnubg_match_id(state: BackgammonState) -> str:
-    """A 12-character Match ID: who is on roll and the dice, and in ``money``/``match`` the
+    """The 12-character Match ID: who is on roll and the dice, and in ``money``/``match`` the
     cube, the decision pending and the match (the cubeless rulesets: a money game, no cube)."""
-    _, _, on_roll = _sides(state)
+    on_roll = _on_roll(state)
     over = state.outcome() is not None
     started = state.side is not None or over
     stakes = state.stakes
@@ -66,7 +93,7 @@ def gnubg_match_id(state: BackgammonState) -> str:
     turn = on_roll
     doubled = resign = 0
     cube_log, owner, crawford, length, scores = 0, 3, 0, 0, (0, 0)
-    no_jacoby = 0
+    no_jacoby = 1  # bit 67 set: no Jacoby rule, as GNU Backgammon writes a game without it
     if stakes is not None:
         no_jacoby = int(not stakes.jacoby)  # bit 67, as GNU Backgammon writes it
         cube_log = stakes.value.bit_length() - 1
@@ -77,12 +104,12 @@ def gnubg_match_id(state: BackgammonState) -> str:
             doubled, turn = 1, 1 - on_roll
         elif stakes.pending == RESIGNING:
             resign, turn = stakes.offer, 1 - on_roll
-        # a finished game keeps white as the player on roll (as the Position ID does); the
-        # turn names the winner: the resigner is the inverse of the turn, as for an offer
+        # a game ended by a decision: on roll the side that made the offer, on turn the side
+        # that answered it (the winner after a resignation, the loser after a drop)
         if stakes.ended == RESIGNED:
-            game_state, resign, turn = 3, stakes.offer, 1 - stakes.loser
+            game_state, resign, turn = 3, stakes.offer, 1 - on_roll
         elif stakes.ended == DROPPED:
-            game_state, turn = 4, 1 - stakes.loser
+            game_state, turn = 4, 1 - on_roll
     fields = [
         (cube_log, 4),  # cube value: 2**n
         (owner, 2),  # cube owner (3: centred)
@@ -191,12 +218,19 @@ def _match_id_stakes(
     if game.stakes_kind == "match" and not length:
         raise InvalidPosition("this Match ID is a money game: load the 'money' ruleset")
     pending, offer, ended, loser = NONE, 0, 0, -1
+    # a game ended by a drop or a resignation: the side on roll doubled or resigned, the side
+    # on turn answered (as for a pending double or offer below)
+    if state_code == 4 and turn == on_roll:
+        raise InvalidPosition("in the Match ID a double is answered by the side not on roll")
+    if state_code == 3 and turn == on_roll:
+        raise InvalidPosition("this Match ID has the side not on roll resigning: only the "
+                              "side on roll offers to resign here")  # fmt: skip
     if state_code == 3:
-        ended, offer, loser = RESIGNED, resign, 1 - turn
+        ended, offer, loser = RESIGNED, resign, on_roll
         if not resign:
             raise InvalidPosition("the Match ID says the game was resigned, but not what")
     elif state_code == 4:
-        ended, loser = DROPPED, 1 - turn
+        ended, loser = DROPPED, turn
     elif doubled:
         if turn == on_roll:
             raise InvalidPosition("in the Match ID a double is answered by the side not on roll")

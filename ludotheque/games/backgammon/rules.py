@@ -512,20 +512,33 @@ class BackgammonState(State):
         return "; ".join(dict.fromkeys(reasons))
 
     def gnubg_id(self) -> str:
-        """The GNU Backgammon Position ID (the side to move, or white, as the player on roll)."""
+        """The full GNU Backgammon ID, ``"<Position ID>:<Match ID>"`` as GNU Backgammon shows it
+        (``4HPwATDgc/ABMA:MIEFAAAAAAAE``): the checkers, the side on roll and the dice, and in
+        ``money`` and ``match`` the cube, the match and the decision pending or taken (see
+        ``ids``). ``game.parse_position`` reads it back as this state (a side that chose to roll
+        and has not rolled yet reads back as the decision before it: GNU has no such moment)."""
+        from .ids import gnubg_id
+
+        return gnubg_id(self)
+
+    def gnubg_position_id(self) -> str:
+        """The GNU Backgammon Position ID alone (14 characters: the checkers, seen from the side
+        on roll, or white when no side is)."""
         from .ids import gnubg_position_id
 
         return gnubg_position_id(self)
 
     def gnubg_match_id(self) -> str:
-        """A GNU Backgammon Match ID for this position (money game, no cube): who is on roll
-        and the dice. ``f"{s.gnubg_id()}:{s.gnubg_match_id()}"`` is a full GNU Backgammon ID."""
+        """The GNU Backgammon Match ID alone (12 characters: the side on roll, the dice, and in
+        ``money``/``match`` the cube, the match and the decisions; a money game without cube in
+        the cubeless rulesets). ``gnubg_id()`` is the two joined by ``:``."""
         from .ids import gnubg_match_id
 
         return gnubg_match_id(self)
 
     def xgid(self) -> str:
-        """The position as an eXtreme Gammon XGID (white at the bottom; money game, no cube)."""
+        """The position as an eXtreme Gammon XGID (white at the bottom; in ``money``/``match``
+        with the cube, the score and the Crawford or Jacoby flag; else a money game, no cube)."""
         from .ids import to_xgid
 
         return to_xgid(self)
@@ -713,9 +726,10 @@ class BackgammonGame(Game):
         return from_xgid(self, text)
 
     def from_gnubg_id(self, text: str) -> BackgammonState:
-        """A state from a GNU Backgammon Position ID, optionally followed by ``:`` and a Match
-        ID (which gives the side on roll and the dice; without it white is on roll, dice not
-        rolled). GNU Backgammon's player 0 is white."""
+        """A state from a full GNU Backgammon ID (``state.gnubg_id()``: a Position ID, ``:``
+        and a Match ID, which gives the side on roll and the dice, and in ``money`` and
+        ``match`` the cube, the match and the decisions), or from a Position ID alone (white
+        on roll, dice not rolled, a fresh game's cube). GNU Backgammon's player 0 is white."""
         from .ids import from_gnubg
 
         return from_gnubg(self, text)
