@@ -45,6 +45,7 @@ from .play.sockets import live
 from .settings import Settings
 from .store.bus import PostgresBus, make_bus
 from .store.db import make_engine, migrate, session_factory
+from .store.dberrors import Outage
 from .store.secret import server_secret
 from .web.guard import Guard, RateLimits
 from .web.pages import error_page
@@ -195,6 +196,7 @@ def settle_garbage() -> None:
 
 async def _sweep(service: GameService, stop: asyncio.Event) -> None:
     """Now and then: drop idle games from memory, archive games abandoned long ago."""
+    outage = Outage(log, "the sweep")
     last_abandon = 0.0
     loop = asyncio.get_running_loop()
     while not stop.is_set():
@@ -204,8 +206,9 @@ async def _sweep(service: GameService, stop: asyncio.Event) -> None:
             if loop.time() - last_abandon > ABANDON_SWEEP_SECONDS:
                 last_abandon = loop.time()
                 await service.abandon_stale()
-        except Exception:
-            log.exception("the sweep failed")
+            outage.succeeded()
+        except Exception as exc:
+            outage.failed(exc)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), SWEEP_SECONDS)
 
@@ -213,13 +216,15 @@ async def _sweep(service: GameService, stop: asyncio.Event) -> None:
 async def _watch_log(service: GameService, stop: asyncio.Event) -> None:
     """Now and then: games whose sockets are behind the log are caught up (the bus tells
     of every change, and of its own gaps; this is for a notice lost without one)."""
+    outage = Outage(log, "catching up with the log")
     while not stop.is_set():
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), CATCH_UP_SECONDS)
         try:
             await service.catch_up()
+            outage.succeeded()
         except Exception as exc:  # the database is away: the next round tries again
-            log.warning("catching up with the log failed: %s", f"{type(exc).__name__}"[:100])
+            outage.failed(exc)
 
 
 def app_from_environment() -> FastAPI:

@@ -359,19 +359,12 @@ def test_postgresql_killed_loses_no_acknowledged_move_and_nobody_stays_behind(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='SERVER BUG: Worker.run (ludotheque/server/worker.py, `log.exception("the job queue '
-    'could not be read; trying again")`) writes a full traceback every second in every job '
-    "loop (each server's and each worker's) while the database is away",
-)
-def test_server_bug_no_traceback_while_postgresql_is_down(
+def test_no_traceback_while_postgresql_is_down(
     durable: PgCluster, crashable: Deployment
 ) -> None:
-    """SERVER BUG (expected to fail until fixed): PostgreSQL down for two seconds, a server
-    and a worker idle; they answer 503 meanwhile and serve again afterwards, as they should,
-    but their job loops log a traceback a second each (a line would say it, as the rest of
-    the server does for a database away)."""
+    """PostgreSQL down for two seconds, a server and a worker idle: they answer 503 meanwhile
+    and serve again afterwards, and their loops say that the database is away in a line each
+    (no traceback)."""
     d = crashable
     a, w = d.server("A"), d.worker("W")
     d.start(a, w)
@@ -391,17 +384,10 @@ LOSSY = {"synchronous_commit": "off", "wal_writer_delay": "10s"}
 crash loses the last ones, as a failover to an asynchronous standby does."""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SERVER BUG: after the database lost its last commits, a process appends at the seq "
-    "it holds in memory (ludotheque/server/pglog.py APPEND checks only that (game_id, seq) is "
-    "free, not that seq - 1 is there): the log gets a gap, and the game is set aside as "
-    "unreadable (410) by every process that reads it again, while the writer serves it on",
-)
-def test_server_bug_a_database_that_lost_commits_leaves_no_gap_in_a_log(
+def test_a_database_that_lost_commits_leaves_no_gap_in_a_log(
     tmp_path: Path,
 ) -> None:
-    """SERVER BUG (expected to fail until fixed). A database that lost its last acknowledged
+    """A database that lost its last acknowledged
     commits (here ``synchronous_commit=off`` and a ``kill -9``; in production, a failover to
     an asynchronous standby) is not the server's fault, but what the server does next is: A,
     which holds the game at the ply it acknowledged, should find that the log ends earlier

@@ -37,6 +37,7 @@ from ..errors import GameError
 from ..play.service import GameService
 from ..rating.jobs import rate_job
 from ..store.db import JobRow
+from ..store.dberrors import Outage
 from .pool import ComputerPool
 
 COMPUTER = ("computer",)
@@ -203,11 +204,13 @@ class Worker:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Serve jobs until ``stop`` is set."""
+        outage = Outage(log, f"the {'/'.join(self.kinds)} job queue")
         while not stop.is_set():
             try:
                 job = await self.service.run_db(self.claim)
-            except Exception:
-                log.exception("the job queue could not be read; trying again")
+                outage.succeeded()
+            except Exception as exc:
+                outage.failed(exc)
                 await self._sleep(stop, 1.0)
                 continue
             if job is not None:

@@ -86,6 +86,8 @@ MESSAGES: tuple[tuple[str, str], ...] = (
      "décision en attente"),
     ("a dropped double reads 'dropped w' or 'dropped b' (who dropped)",
      "un double refusé s’écrit « dropped w » ou « dropped b » (qui l’a refusé)"),
+    ("a game ends one way: write 'dropped' or 'resigned', not both",
+     "une partie ne finit que d’une façon : écrivez « dropped » ou « resigned », pas les deux"),
     ("an accepted resignation reads 'resigned w gammon' (who resigned, and what)",
      "un abandon accepté s’écrit « resigned w gammon » (qui a abandonné, et quoi)"),
     ("the Jacoby rule is for money play, not matches",

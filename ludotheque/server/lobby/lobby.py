@@ -50,6 +50,7 @@ from ..play.session import WATCH
 from ..rating.ranking import RATED_RULESETS, person, rating_of
 from ..store.bus import Bus
 from ..store.db import GameRow, PlayerRow, SeekRow, UserRow, now
+from ..store.dberrors import Outage
 from .pairing import Seek, check_accept, make_seek, pair
 
 log = logging.getLogger("ludotheque.lobby")
@@ -508,6 +509,7 @@ class Lobby:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Until ``stop``: pair quick seeks, keep seeks alive, update the pages."""
+        outage = Outage(log, "the lobby's round")
         last_renew = last_wave = 0.0
         while not stop.is_set():
             try:
@@ -529,8 +531,9 @@ class Lobby:
                 elif not self.sockets and moment - self.read_at >= WAVE_SECONDS:
                     self.dirty.clear()
                     await self.refresh()  # quick seeks of other processes' pages pair here too
-            except Exception:
-                log.exception("the lobby's round failed")
+                outage.succeeded()
+            except Exception as exc:
+                outage.failed(exc)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.dirty.wait(), 0.25 if self.sockets else 1.0)
 

@@ -5,6 +5,7 @@ dropped when idle. A game whose log no longer replays is set aside, alone."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -20,7 +21,7 @@ from ..store.bus import Bus
 from ..store.db import EventRow, GameRow, JobRow, SeatRow, token_hash
 from .database import Database
 from .people import Person, people_of
-from .session import GameSession, replay, sets_clock
+from .session import GameSession, next_epoch, replay, sets_clock
 
 log = logging.getLogger("ludotheque.service")
 
@@ -35,6 +36,13 @@ UNREADABLE = Text(
 
 class Unreadable(Exception):
     """A game's stored log no longer replays (the reason is the message)."""
+
+
+RELOADED = tuple(
+    f.name for f in dataclasses.fields(GameSession)
+    if f.name not in {"lock", "last_used", "clients", "history_cache", "history_epoch", "now"}
+)  # fmt: skip
+"""What a game read again from its log replaces in the session held in memory."""
 
 
 class Games:
@@ -217,6 +225,16 @@ class Games:
         if events:
             self.announce_soon(session)
         return bool(events)
+
+    async def reload(self, session: GameSession) -> None:
+        """Read a game again from the start of its log, in place (everyone holding the
+        session sees it): when the log ends before this process's memory of it."""
+        fresh = await self._load(session.id)
+        for name in RELOADED:
+            setattr(session, name, getattr(fresh, name))
+        session.history_cache.clear()
+        session.history_epoch = next_epoch()
+        self.announce_soon(session)
 
     def announce_soon(self, session: GameSession) -> None:
         """Announce ``session`` to this process's sockets once the caller lets go of it."""

@@ -28,7 +28,7 @@ from ..settings import Settings
 from ..store.bus import Bus, PostgresBus
 from ..store.db import EventRow, GameRow, JobRow, now
 from ..store.dberrors import WRITE_TRIES, is_database_error, is_transient
-from ..store.pglog import Append, Refused
+from ..store.pglog import Append, Behind, Refused
 from .database import Database
 from .memory import Games
 from .refusals import engine_error
@@ -91,6 +91,13 @@ class Writer:
         """Append ``events`` at ``session.seq`` with what follows from them: the game's
         summary row, the computer's job when it is due, the announcements."""
         change = self.summary(session, events)
+        if events and change.seq > 0:  # the log goes on from its last entry, never after a hole
+            previous = db.connection().execute(
+                select(EVENTS.c.id).where(EVENTS.c.game_id == session.id,
+                                          EVENTS.c.seq == change.seq - 1)
+            ).first()  # fmt: skip
+            if previous is None:
+                raise Behind
         if events:  # plain statements, no ORM objects: this runs for every move
             db.connection().execute(
                 insert(EVENTS),
@@ -314,6 +321,18 @@ class Writer:
                 say("the game changed meanwhile (another move came first); nothing was played",
                     "la partie a changé entre-temps (un autre coup est arrivé d'abord) ; rien "
                     "n'a été joué"),
+                "stale", 409,
+            ) from None  # fmt: skip
+        except Behind:
+            # the database lost its last commits: this memory of the game is ahead of the
+            # log, which is the truth; the game is read again from it
+            restore()
+            log.warning("game %s: the log ends before entry %d; reading it again",
+                        session.id, session.seq)  # fmt: skip
+            await self.memory.reload(session)
+            raise GameError(
+                say("the game changed meanwhile (the server read it again); nothing was played",
+                    "la partie a changé entre-temps (le serveur l'a relue) ; rien n'a été joué"),
                 "stale", 409,
             ) from None  # fmt: skip
         except BaseException:

@@ -9,6 +9,7 @@ going down) may have happened after the commit was sent: see ``GameService._land
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -38,3 +39,28 @@ def is_transient(exc: BaseException) -> bool:
     if getattr(cause, "sqlstate", None) in TRANSIENT_STATES:
         return True
     return isinstance(cause, sqlite3.OperationalError) and "locked" in str(cause)
+
+
+class Outage:
+    """What a loop that keeps working says when its work fails: a database that is away is
+    one warning line when it goes and one when it comes back (never a traceback a second);
+    any other failure is a bug, logged with its traceback."""
+
+    def __init__(self, log: logging.Logger, what: str) -> None:
+        self.log = log
+        self.what = what
+        self.away = False
+
+    def failed(self, exc: BaseException) -> None:
+        if not is_database_error(exc):
+            self.log.error("%s failed", self.what, exc_info=exc)
+            return
+        if not self.away:
+            self.away = True
+            first = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+            self.log.warning("%s: the database is away (%s); trying again", self.what, first)
+
+    def succeeded(self) -> None:
+        if self.away:
+            self.away = False
+            self.log.warning("%s: the database answers again", self.what)

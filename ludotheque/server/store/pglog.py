@@ -29,6 +29,15 @@ class Refused(Exception):
     """The database refused the append: another process wrote at this place of the log."""
 
 
+class Behind(Exception):
+    """The log ends before the place of the append: this process's memory of the game is
+    ahead of the database (which lost its last commits): the game is to be read again."""
+
+
+GAP_STATE = "LG001"
+"""The SQLSTATE ``ludotheque_follows`` raises (see migration 0005)."""
+
+
 @dataclass(frozen=True)
 class Append:
     """What one change writes: its events at ``seq``, the summary, the computer's job."""
@@ -74,6 +83,7 @@ ev AS (
     SELECT p.j->>'gid', (p.j->>'seq')::int + (e.o::int - 1), e.v->>0, (e.v->1)::json,
            (p.j->>'at')::timestamptz
     FROM p, jsonb_array_elements(p.j->'events') WITH ORDINALITY AS e(v, o)
+    WHERE ludotheque_follows(p.j->>'gid', (p.j->>'seq')::int)
 ), g AS (
     UPDATE games SET
         updated_at = (p.j->>'at')::timestamptz,
@@ -177,6 +187,11 @@ class PgLog:
             await conn.execute(APPEND, (parameters(change),), prepare=True)
         except psycopg.errors.UniqueViolation:
             raise Refused from None
+        except psycopg.Error as exc:
+            if exc.sqlstate == GAP_STATE:
+                raise Behind from None
+            broken = True
+            raise
         except BaseException:
             # the connection's state is unknown (gone, or cancelled mid-statement): the next
             # append opens another one

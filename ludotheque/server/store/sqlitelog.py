@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from .pglog import Append, Refused
+from .pglog import Append, Behind, Refused
 
 INSERT_EVENT = "INSERT INTO events (game_id, seq, kind, data, created_at) VALUES (?, ?, ?, ?, ?)"
 UPDATE_GAME = (
@@ -38,6 +38,7 @@ OBSOLETE_CLOCKS = (
     "UPDATE jobs SET status = 'done', error = 'obsolete', finished_at = ? "
     "WHERE game_id = ? AND kind = 'clock' AND status = 'queued'"
 )
+PREVIOUS = "SELECT 1 FROM events WHERE game_id = ? AND seq = ?"
 INSERT_JOB = (
     "INSERT INTO jobs (kind, game_id, seq, status, attempts, not_before, created_at) "
     "VALUES (?, ?, ?, 'queued', 0, ?, ?)"
@@ -74,6 +75,10 @@ class SqliteLog:
         try:
             cursor = connection.cursor()
             try:
+                if change.events and change.seq > 0:
+                    found = cursor.execute(PREVIOUS, (change.game_id, change.seq - 1)).fetchone()
+                    if found is None:
+                        raise Behind
                 if change.events:
                     cursor.executemany(
                         INSERT_EVENT,

@@ -26,7 +26,7 @@ def extra(state: State) -> dict[str, Any]:
         "cap": state.game.cap,
     }
     if not state.game.cap:  # the IDs know no five-checker cap
-        data["gnubg"] = f"{state.gnubg_id()}:{state.gnubg_match_id()}"
+        data["gnubg"] = state.gnubg_id()
         data["xgid"] = state.xgid()
     stakes = state.stakes
     if stakes is not None:
