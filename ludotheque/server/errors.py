@@ -1,32 +1,58 @@
 """Refusals and the words that explain them: the common layer under every feature.
 
 A refused request is a ``GameError``: its HTTP status, a stable ``code`` for clients, and its
-message as a ``Text`` in each language the pages speak, chosen when it is shown.
+message as a ``Text``: written in English where it is raised (``say``, ``say_n``), translated
+from the catalogue (``i18n.catalog``) into the reader's language when it is shown.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
+
+from .i18n.catalog import gettext, ngettext, npgettext, pgettext
 
 
 @dataclass(frozen=True)
 class Text:
-    """A message a player may read, in English and French: both are written where the
-    message is raised (one source for each message); ``{name}`` takes ``params``."""
+    """A message a person may read: its English (``message``; ``plural`` too when it counts
+    ``n`` of something), the context that tells it apart in the catalogue if any (an engine's
+    refusal code), and the values of its ``{names}``."""
 
-    en: str
-    fr: str
+    message: str
     params: dict[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    n: int = 1
+    context: str | None = None
 
     def __call__(self, lang: str = "en") -> str:
-        template = self.fr if lang == "fr" else self.en
-        return template.format(**self.params)
+        """The message in ``lang`` (its English where the catalogue has no translation)."""
+        if self.plural is not None:
+            template = (
+                ngettext(lang, self.message, self.plural, self.n) if self.context is None
+                else npgettext(lang, self.context, self.message, self.plural, self.n)
+            )  # fmt: skip
+        elif self.context is None:
+            template = gettext(lang, self.message)
+        else:
+            template = pgettext(lang, self.context, self.message)
+        return template.format(**self.params) if self.params else template
+
+    def given(self, **params: Any) -> Text:
+        """The same message with (more) values for its names."""
+        return dataclasses.replace(self, params={**self.params, **params})
 
 
-def say(en: str, fr: str, **params: Any) -> Text:
-    """A message in both languages (see ``Text``)."""
-    return Text(en, fr, params)
+def say(message: str, **params: Any) -> Text:
+    """A message, written in English (see ``Text``); ``{name}`` takes ``params[name]``."""
+    return Text(message, params)
+
+
+def say_n(singular: str, plural: str, n: int, **params: Any) -> Text:
+    """A message that counts ``n`` of something, in the plural form each language needs
+    (``{n}`` is ``n``)."""
+    return Text(singular, {"n": n, **params}, plural=plural, n=n)
 
 
 class GameError(Exception):
@@ -36,7 +62,7 @@ class GameError(Exception):
     def __init__(
         self, message: str | Text, code: str, status: int, *, retry_after: int | None = None
     ) -> None:
-        self.text = message if isinstance(message, Text) else Text(message, message)
+        self.text = message if isinstance(message, Text) else Text(message)
         self.message = self.text("en")
         super().__init__(self.message)
         self.code = code
@@ -49,23 +75,15 @@ class GameError(Exception):
 
 # -- the database failing (see ``store.dberrors``) ---------------------------------------------
 
-DATABASE_BUSY = Text(
+DATABASE_BUSY = say(
     "the game is busy (the database refused the change several times); nothing was played: "
-    "try again",
-    "la partie est occupée (la base de données a refusé la modification plusieurs fois) ; rien "
-    "n'a été joué : réessayez",
+    "try again"
 )
-DATABASE_AWAY = Text(
-    "the database is unavailable for a moment; nothing was changed: try again shortly",
-    "la base de données est indisponible un instant ; rien n'a changé : réessayez bientôt",
+DATABASE_AWAY = say(
+    "the database is unavailable for a moment; nothing was changed: try again shortly"
 )
-UNCERTAIN = Text(
+UNCERTAIN = say(
     "the database did not confirm this in time: it may have been recorded; the game will "
-    "show it once the connection is back",
-    "la base de données ne l'a pas confirmé à temps : ce peut être enregistré ; la partie "
-    "l'affichera quand la connexion reviendra",
+    "show it once the connection is back"
 )
-DATABASE_DOWN = Text(
-    "the database is unavailable for a moment; try again shortly",
-    "la base de données est indisponible un instant ; réessayez bientôt",
-)
+DATABASE_DOWN = say("the database is unavailable for a moment; try again shortly")

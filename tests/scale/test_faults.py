@@ -359,9 +359,7 @@ def test_postgresql_killed_loses_no_acknowledged_move_and_nobody_stays_behind(
     )
 
 
-def test_no_traceback_while_postgresql_is_down(
-    durable: PgCluster, crashable: Deployment
-) -> None:
+def test_no_traceback_while_postgresql_is_down(durable: PgCluster, crashable: Deployment) -> None:
     """PostgreSQL down for two seconds, a server and a worker idle: they answer 503 meanwhile
     and serve again afterwards, and their loops say that the database is away in a line each
     (no traceback)."""

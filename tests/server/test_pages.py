@@ -9,8 +9,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from ludotheque.ai.levels import LEVELS
-from ludotheque.server.i18n.languages import LANGUAGES, TEXTS
+from ludotheque.server.i18n.languages import LANGUAGES
 from tests.server.conftest import new_game, token_of
+from tests.server.words import TEXTS
 
 
 def test_home_lists_the_games_the_app_can_show(client: TestClient) -> None:

@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
+from ..i18n.languages import format_day
 from ..play.points import CASUAL
 from ..rating.ranking import RATED_RULESETS, _rating
 from ..store.db import GameRow, PlayerRow, RatingHistoryRow, RatingRow, UserRow, now
@@ -29,7 +30,7 @@ def _rating_view(row: RatingRow, level: str | None) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def profile(db: Session, user: UserRow, viewer_id: int | None) -> dict[str, Any]:
+def profile(db: Session, user: UserRow, viewer_id: int | None, lang: str = "en") -> dict[str, Any]:
     """A player's profile: ratings (with W/D/L) per game and ruleset, the history of each,
     and their latest games with links (replay when finished; their seat for the player
     themselves; watching for lobby games)."""
@@ -87,7 +88,9 @@ def profile(db: Session, user: UserRow, viewer_id: int | None) -> dict[str, Any]
             "opponent_level": None if opponent is None else opponent.level,
             "url": url, "when": (game.finished_at or game.created_at).isoformat(),
         })  # fmt: skip
-    charts = {key: rating_chart(points, f"{key[0]}-{key[1]}") for key, points in history.items()}
+    charts = {
+        key: rating_chart(points, f"{key[0]}-{key[1]}", lang) for key, points in history.items()
+    }
     return {"user": user, "ratings": ratings, "charts": charts, "games": games}
 
 
@@ -130,9 +133,10 @@ WIDTH, HEIGHT = 480, 200
 LEFT, RIGHT, TOP, BOTTOM = 50, 12, 14, 30
 
 
-def rating_chart(points: list[tuple[datetime, float]], label: str) -> Markup:
+def rating_chart(points: list[tuple[datetime, float]], label: str, lang: str = "en") -> Markup:
     """The rating after each rated game as a line (one point per game, in order), with the
-    lowest and highest rating and the first and last dates on the axes."""
+    lowest and highest rating and the first and last dates on the axes (dates as ``lang``
+    writes them)."""
     if not points:
         return Markup("")
     ratings = [r for _, r in points]
@@ -151,11 +155,11 @@ def rating_chart(points: list[tuple[datetime, float]], label: str) -> Markup:
     coords = [xy(i, r) for i, (_, r) in enumerate(points)]
     line = " ".join(f"{x},{y}" for x, y in coords)
     dots = "".join(
-        f'<circle class="dot" cx="{x}" cy="{y}" r="3"><title>{escape(when.date().isoformat())}'
+        f'<circle class="dot" cx="{x}" cy="{y}" r="3"><title>{escape(format_day(lang, when))}'
         f": {round(rating)}</title></circle>"
         for (x, y), (when, rating) in zip(coords, points, strict=True)
     )
-    first, last = points[0][0].date().isoformat(), points[-1][0].date().isoformat()
+    first, last = format_day(lang, points[0][0]), format_day(lang, points[-1][0])
     parts = [
         f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="chart-{escape(label)}" data-points="{len(points)}">',

@@ -40,7 +40,7 @@ from .users import Users
 
 router = APIRouter(dependencies=[Depends(looking)])
 
-NO_SUCH_PLAYER = say("there is no such player", "ce joueur n’existe pas")
+NO_SUCH_PLAYER = say("there is no such player")
 
 
 def _next(value: Any) -> str:
@@ -149,12 +149,13 @@ async def profile_page(request: Request, username: str) -> HTMLResponse:
             return RedirectResponse(f"/@/{found.username}", status_code=301)  # type: ignore[return-value]
         return error_page(request, GameError(NO_SUCH_PLAYER, "not-found", 404))
     viewer = person.user.id if person.user else None
+    lang = language(request)
 
     def read() -> dict[str, Any]:
         with service.sessions() as db:
             row = db.scalar(select(UserRow).where(UserRow.id == found.id))
             assert row is not None
-            return profile(db, row, viewer)
+            return profile(db, row, viewer, lang)
 
     data = await service.run_db(read)
     return page(request, "profile.html", **data, me=viewer == found.id)

@@ -61,58 +61,42 @@ class AccountError(GameError):
 
 USERNAME_LENGTH = say(
     "A username has {low} to {high} characters.",
-    "Un nom d’utilisateur a de {low} à {high} caractères.",
     low=USERNAME_MIN,
     high=USERNAME_MAX,
 )
 USERNAME_CHARACTERS = say(
     "A username uses only the letters a to z (without accents), digits, _ and -.",
-    "Un nom d’utilisateur n’a que des lettres de a à z (sans accents), des chiffres, _ et -.",
 )
-USERNAME_START = say(
-    "A username starts with a letter.", "Un nom d’utilisateur commence par une lettre."
-)
+USERNAME_START = say("A username starts with a letter.")
 USERNAME_SEPARATORS = say(
     "A username ends with a letter or a digit, and never has two of _ and - in a row.",
-    "Un nom d’utilisateur finit par une lettre ou un chiffre, et n’a jamais deux _ ou - "
-    "à la suite.",
 )
 USERNAME_RESERVED = say(
     "This username is reserved; please choose another.",
-    "Ce nom est réservé ; choisissez-en un autre.",
 )
 USERNAME_TAKEN = say(
     "This username is taken, or looks too much like one that is.",
-    "Ce nom est déjà pris, ou ressemble trop à un nom déjà pris.",
 )
 PASSWORD_SHORT = say(
     "A password has at least {n} characters.",
-    "Un mot de passe a au moins {n} caractères.",
     n=PASSWORD_MIN,
 )
 PASSWORD_LONG = say(
     "A password has at most {n} characters.",
-    "Un mot de passe a au plus {n} caractères.",
     n=PASSWORD_MAX,
 )
 PASSWORD_IS_USERNAME = say(
     "The password must not be the username.",
-    "Le mot de passe ne doit pas être le nom d’utilisateur.",
 )
 PASSWORD_COMMON = say(
     "This password is among the most common ones; please choose another.",
-    "Ce mot de passe est parmi les plus courants ; choisissez-en un autre.",
 )
-WRONG_CREDENTIALS = say(
-    "Wrong username or password.", "Nom d’utilisateur ou mot de passe incorrect."
-)
+WRONG_CREDENTIALS = say("Wrong username or password.")
 CSRF_FAILED = say(
     "This form has expired; reload the page and try again.",
-    "Ce formulaire a expiré ; rechargez la page et réessayez.",
 )
 SIGN_IN_REQUIRED = say(
     "Sign in to do this (rated games need an account).",
-    "Connectez-vous pour cela (les parties classées demandent un compte).",
 )
 
 

@@ -42,8 +42,7 @@ FORGET_AFTER = 86400.0
 def too_soon(retry: int) -> AccountError:
     """The refusal of a try made during its wait."""
     error = AccountError(
-        say("too many failed sign-ins: wait {retry} s before trying again",
-            "trop de connexions manquées : attendez {retry} s avant de réessayer", retry=retry),
+        say("too many failed sign-ins: wait {retry} s before trying again", retry=retry),
         "sign-in-throttled", 429,
     )  # fmt: skip
     error.retry_after = retry

@@ -129,12 +129,9 @@ class AnalysisView:
         }
 
 
-NOT_FINISHED = say(
-    "only a finished game can be analysed", "seule une partie finie peut être analysée"
-)
+NOT_FINISHED = say("only a finished game can be analysed")
 BAD_STRENGTH = say(
     "unknown strength: choose quick, normal or deep",
-    "profondeur inconnue : choisissez quick, normal ou deep",
 )
 
 
@@ -202,7 +199,6 @@ def request_analysis(
     if asker is not None and asker.most and waiting_for(db, asker) >= asker.most:
         error = GameError(
             say("you already have {n} analyses waiting: ask again once one is done",
-                "vous avez déjà {n} analyses en attente : redemandez quand l'une sera finie",
                 n=asker.most),
             "too-many-analyses", 429,
         )  # fmt: skip

@@ -33,8 +33,8 @@ from ...analysis.strength import DEFAULT, NAMES
 from ...core import CHANCE, Game, IllegalMove, InvalidPosition, State, UnknownGame
 from ..accounts.identity import signed_in_request, who
 from ..errors import GameError, say
-from ..i18n.analysis_words import module, word
 from ..i18n.engine_words import french
+from ..i18n.languages import analysis_module, translate
 from ..play.actions import Body, validated
 from ..play.boards import available, board
 from ..play.deps import ServiceDep, SettingsDep, address
@@ -66,17 +66,12 @@ HINT_PROCESSES = max(1, int(os.environ.get("LUDOTHEQUE_HINT_WORKERS", "1")))
 
 NO_HINTS = say(
     "no hints in this game: only at one screen and against the computer, unrated",
-    "pas de conseils dans cette partie\u202f: seulement à un écran et contre l'ordinateur, "
-    "sans classement",
 )
-NOT_YOUR_TURN = say("hints come on your turn", "les conseils viennent à votre tour")
+NOT_YOUR_TURN = say("hints come on your turn")
 NO_DECISION = say(
     "there is no move to judge here (roll the dice first, or the game is over)",
-    "il n'y a pas de coup à juger ici (lancez d'abord les dés, ou la partie est finie)",
 )
-ENGINE_SLOW = say(
-    "the engine took too long; try again", "le moteur a mis trop de temps\u202f; réessayez"
-)
+ENGINE_SLOW = say("the engine took too long; try again")
 
 
 class Engines:
@@ -258,12 +253,12 @@ class BestBody(BoardBody):
 
 def _game(name: str, ruleset: str | None) -> Game:
     if name not in available():
-        raise GameError(say("no game {name}", "pas de jeu {name}", name=name[:40]), "bad-request",
+        raise GameError(say("no game {name}", name=name[:40]), "bad-request",
                         400)  # fmt: skip
     try:
         return load(name, None if ruleset in (None, "", "default") else ruleset)
     except UnknownGame as exc:
-        raise GameError(say("{text}", "{text}", text=str(exc)), "bad-request", 400) from None
+        raise GameError(say("{text}", text=str(exc)), "bad-request", 400) from None
 
 
 def _state(game: Game, position: str | None) -> State:
@@ -273,7 +268,7 @@ def _state(game: Game, position: str | None) -> State:
         return game.parse_position(position.strip())
     except (InvalidPosition, IllegalMove) as exc:
         raise GameError(
-            say("invalid position: {text}", "position invalide\u202f: {said}", text=str(exc),
+            say("invalid position: {text}", text=str(exc),
                 said=french(str(exc)) or str(exc)),
             "bad-position", 422,
         ) from None  # fmt: skip
@@ -334,14 +329,14 @@ async def api_board_partial(request: Request, settings: SettingsDep) -> dict[str
     state = _state(_game(body.game, body.ruleset), body.position)
     adapter = board(state.game.name)
     if not hasattr(adapter, "partial") or state.to_move in (None, CHANCE):
-        raise GameError(say("there is no turn to play now", "il n'y a pas de tour à jouer"),
+        raise GameError(say("there is no turn to play now"),
                         "not-your-turn", 409)  # fmt: skip
     try:
         return dict(adapter.partial(state, body.model_dump(exclude_none=True)))
     except IllegalMove as exc:
         raise engine_error(exc) from None
     except (TypeError, ValueError, KeyError, IndexError) as exc:
-        raise GameError(say("malformed request: {text}", "requête mal formée : {text}",
+        raise GameError(say("malformed request: {text}",
                             text=str(exc)), "bad-request", 400) from None  # fmt: skip
 
 
@@ -362,7 +357,7 @@ async def api_board_best(request: Request, settings: SettingsDep) -> dict[str, A
 
 
 def _words(lang: str, key: str, **values: object) -> str:
-    return word(lang, key, **values)
+    return translate(lang, key, **values)
 
 
 templates.env.globals["analysis_word"] = _words
@@ -371,7 +366,7 @@ templates.env.globals["analysis_word"] = _words
 @router.get("/analysis/words.js")
 async def words_module() -> Response:
     return Response(
-        module(),
+        analysis_module(),
         media_type="text/javascript; charset=utf-8",
         headers={"Cache-Control": "public, max-age=300"},
     )
@@ -404,7 +399,8 @@ async def board_page(
         start = engine.start().position()
     return page(
         request, "analysis.html", games=games, chosen=chosen, ruleset=engine.ruleset,
-        start=start, position=position or "", error=error, w=lambda key, **v: word(lang, key, **v),
+        start=start, position=position or "", error=error,
+        w=lambda key, **v: translate(lang, key, **v),
     )  # fmt: skip
 
 

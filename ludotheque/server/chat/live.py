@@ -32,10 +32,8 @@ if TYPE_CHECKING:
 
 HISTORY = 100  # messages a page gets when it opens
 
-NO_CHAT = say("there is no chat here", "il n’y a pas de discussion ici")
-SIGN_IN_TO_CHAT = say(
-    "sign in to talk with the other watchers", "connectez-vous pour parler aux autres spectateurs"
-)
+NO_CHAT = say("there is no chat here")
+SIGN_IN_TO_CHAT = say("sign in to talk with the other watchers")
 
 
 def _view(row_id: int, message: Message, side: str | None) -> dict[str, Any]:

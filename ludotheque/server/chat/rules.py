@@ -40,13 +40,12 @@ class ChatError(GameError):
     """A refused message, in both languages (400, or 429 for "too fast")."""
 
 
-EMPTY = say("An empty message is not sent.", "Un message vide n’est pas envoyé.")
+EMPTY = say("An empty message is not sent.")
 
 
 def _too_long(length: int) -> ChatError:
     return ChatError(
         say("A message has at most {most} characters (this one has {length}).",
-            "Un message a au plus {most} caractères (celui-ci en a {length}).",
             most=MAX_LENGTH, length=length),
         "message-too-long", 400,
     )  # fmt: skip
@@ -132,13 +131,12 @@ class ChatLimiter:
         if bucket.tokens < 1:
             seconds = math.ceil((1 - bucket.tokens) * self.refill)
             raise ChatError(
-                say("Not so fast: wait {s} s before your next message.",
-                    "Pas si vite : attendez {s} s avant votre prochain message.", s=seconds),
+                say("Not so fast: wait {s} s before your next message.", s=seconds),
                 "too-fast", 429,
             )  # fmt: skip
         if text == state.last_text and now - state.last_at < self.repeat:
             raise ChatError(
-                say("You have just sent this message.", "Vous venez d’envoyer ce message."),
+                say("You have just sent this message."),
                 "repeated", 429,
             )  # fmt: skip
         self._senders[sender] = _Sender(Bucket(bucket.tokens - 1, bucket.at), text, now)

@@ -58,9 +58,9 @@ TIME_OUT = "time-out"
 LEFT = "left"
 ABORTED = "aborted"
 REASONS: dict[str, Text] = {
-    TIME_OUT: say("time-out", "temps écoulé"),
-    LEFT: say("the opponent left the game", "l’adversaire a quitté la partie"),
-    ABORTED: say("aborted (no first move in time)", "annulée (pas de premier coup à temps)"),
+    TIME_OUT: say("time-out"),
+    LEFT: say("the opponent left the game"),
+    ABORTED: say("aborted (no first move in time)"),
 }
 
 # Games that have a draw; in the others running out of time always loses.
@@ -158,12 +158,12 @@ class TimeControl:
         if self.kind == CORRESPONDENCE:
             days = _number(self.base / DAY)
             if days == "1":
-                return say("1 day per move", "1 jour par coup")
-            return say("{n} days per move", "{n} jours par coup", n=days)
+                return say("1 day per move")
+            return say("{n} days per move", n=days)
         values = {"m": _number(self.base / 60.0), "s": _number(self.step)}
         if self.kind == DELAY:
-            return say("{m} min + {s} s delay", "{m} min + {s} s de délai", **values)
-        return say("{m} min + {s} s", "{m} min + {s} s", **values)
+            return say("{m} min + {s} s delay", **values)
+        return say("{m} min + {s} s", **values)
 
 
 _CONTROL = re.compile(

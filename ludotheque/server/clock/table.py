@@ -43,19 +43,13 @@ from .controls import (
 
 log = logging.getLogger("ludotheque.timing")
 
-TIME_RAN_OUT = say(
-    "the time ran out: the game is over", "le temps est écoulé : la partie est finie"
-)
-BAD_CONTROL = say(
-    "this time control does not suit this game", "cette cadence ne convient pas à ce jeu"
-)
+TIME_RAN_OUT = say("the time ran out: the game is over")
+BAD_CONTROL = say("this time control does not suit this game")
 RATED_NEEDS = say(
     "a rated game needs a clock and an account on each side",
-    "une partie classée demande une pendule et un compte de chaque côté",
 )
 NO_CLAIM = say(
     "there is nothing to claim: your opponent is here, or the grace period is not over",
-    "il n’y a rien à réclamer : votre adversaire est là, ou le délai de grâce n’est pas fini",
 )
 LONGEST = 180 * 60.0  # the longest live game's base time (minutes): 3 hours
 

@@ -35,7 +35,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .languages import TEXTS
+from .languages import KEYED, translate
 
 NNBSP = "\u202f"
 
@@ -595,7 +595,7 @@ _PROPER = {"imperium"}  # a name: it keeps its capital (« l’Imperium »)
 
 
 def _side_noun(side: str) -> str:
-    noun = TEXTS["fr"][f"side.{side}"]
+    noun = translate("fr", f"side.{side}")
     return noun if side in _PROPER else noun.lower()
 
 
@@ -615,8 +615,8 @@ def _with_article(side: str, form: str) -> str:
 def _words() -> dict[str, str]:
     """The engines' words that the pages already name: sides, the reasons a game ends."""
     words = {side: _side_noun(side) for side in _SIDES}
-    words["draw"] = TEXTS["fr"]["play.result.draw"].lower()
-    for key, text in TEXTS["fr"].items():
+    words["draw"] = translate("fr", "play.result.draw").lower()
+    for key, text in ((k, translate("fr", k)) for k in KEYED):
         if key.startswith("reason."):
             words[key.removeprefix("reason.")] = text
     return words

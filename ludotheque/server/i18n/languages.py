@@ -1,411 +1,128 @@
-"""The words of the web app, in English and French.
+"""The language of a page, and its words, dates and numbers in that language.
 
-Pages are rendered in the visitor's language (a cookie set by the switch in the page, else the
-browser's ``Accept-Language``); the browser gets the same dictionary for what it writes itself.
+Pages are rendered in the visitor's language: a cookie set by the switch in the page, else the
+browser's ``Accept-Language`` (its q-values honoured); the browser gets the same words as JSON
+for what it writes itself. Words are looked up by key (``translate``) in the catalogue (see
+``catalog`` and ``keyed``); dates, times and numbers are written by Babel, per locale.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+from datetime import date, datetime
+from typing import Any
+
+from babel.dates import format_date, format_datetime
+from babel.numbers import format_decimal
+
+from .analysis_words import ANALYSIS
 from .board_words import BOARD
-from .words import PLACE
+from .catalog import LANGUAGES, npgettext, pgettext
+from .keyed import English
+from .place_words import PLACE
+from .site_words import SITE
 
-LANGUAGES = ("en", "fr")
+__all__ = ["LANGUAGES", "pick_language", "texts", "translate"]
 
-TEXTS: dict[str, dict[str, str]] = {
-    "en": {
-        "site": "Ludothèque",
-        "tagline": "Three board games from a French games library, to play in the browser.",
-        "nav.home": "Play",
-        "nav.archive": "Archive",
-        "nav.rules": "Rules",
-        "lang.switch": "Français",
-        "game.general": "Le Général et les rebelles",
-        "game.backgammon": "Backgammon",
-        "game.defiance": "Defiance and Domain",
-        "blurb.general": (
-            "Sixteen rebels hunt the general; he captures them in pairs and may fly once."
-        ),
-        "blurb.backgammon": "Backgammon as the library tells it: five checkers at most on a point.",
-        "blurb.defiance": "Rebels build a network of cells; the Imperium hunts their Command.",
-        "side.rebels": "Rebels",
-        "side.general": "General",
-        "side.white": "White",
-        "side.black": "Black",
-        "side.imperium": "Imperium",
-        "punct.colon": ": ",  # between a label and its value ("Pips: …")
-        "home.game": "Game",
-        "home.ruleset": "Rules",
-        "home.mode": "How to play",
-        "mode.local": "At one screen (two people)",
-        "mode.computer": "Against the computer",
-        "mode.friend": "With a friend (links)",
-        "home.level": "Level",
-        "level.easy": "Easy",
-        "level.medium": "Medium",
-        "level.hard": "Hard",
-        "home.side": "Your side",
-        "home.position": "Start from a position (optional)",
-        "home.position.help": "Paste a position string; leave empty for a new game.",
-        "home.start": "Start the game",
-        "home.links": "Your game is ready. Send each player their own link:",
-        "home.seat": "Seat link for the {side}",
-        "home.watch": "Watch link",
-        "home.open": "Open",
-        "home.copy": "Copy",
-        "home.copied": "Copied",
-        "play.to_move": "{side} to move",
-        "play.to_move.general": "General to move",
-        "play.to_move.imperium": "Imperium to move",
-        "play.you_are": "You play the {side}",
-        "play.you_both": "You play both sides",
-        "play.watching": "You are watching",
-        "play.thinking": "The computer is thinking…",
-        "play.your_turn": "Your turn",
-        "play.move_box": "Move in notation",
-        "play.move_submit": "Play",
-        "play.undo": "Undo",
-        "play.ask_undo": "Ask to undo",
-        "play.undo_asked": "You asked to undo your last move.",
-        "play.undo_request": "Your opponent asks to undo their last move.",
-        "play.undo_refused": "Your opponent refused to undo your last move.",
-        "play.accept": "Accept",
-        "play.refuse": "Refuse",
-        "play.resign": "Resign",
-        "play.resign_confirm": "Resign this game?",
-        "play.rematch": "Rematch (sides swapped)",
-        "play.rematch_offer": "Your opponent offers a rematch, sides swapped.",
-        "play.rematch_accept": "Accept",
-        "play.rematch_decline": "Decline",
-        "play.rematch_declined": "Your opponent declined the rematch.",
-        "play.rematch_you_declined": "You declined the rematch.",
-        "play.download": "Download the record",
-        "play.share": "Share link",
-        "play.moves": "Moves",
-        "play.announce": "{side}: {move}.",
-        "play.load_failed": "Could not load this game — trying again…",
-        "nav.skip": "Skip to the content",
-        "play.first": "Start",
-        "play.prev": "Back",
-        "play.next": "Forward",
-        "play.last": "Now",
-        "play.viewing": "Move {n} of {total}",
-        "play.captured": "Rebels captured: {n}",
-        "play.flight": "Flight: {state}",
-        "play.flight.yes": "available",
-        "play.flight.no": "used",
-        "play.choose_pair": "Which pair does the general take?",
-        "play.choose_landing": "Where does the general land? Click a point.",
-        "play.cancel": "Cancel",
-        "play.offline": "Connection lost — reconnecting…",
-        "play.online": "Connected",
-        "play.result.win": "Won by {side}",
-        "play.result.draw": "Draw",
-        "play.position": "Position",
-        "play.copy_position": "Copy position",
-        "play.new_game": "New game",
-        "reason.twelve-captured": "twelve rebels captured",
-        "reason.shut-in": "the general is shut in the sanctuary",
-        "reason.immobilised": "the general cannot move",
-        "reason.no-move": "no legal move left",
-        "reason.repetition": "the same position a third time",
-        "reason.resignation": "resignation",
-        "reason.borne-off": "all checkers borne off",
-        "reason.four-sectors": "a key point held in each of the four sectors",
-        "reason.command-captured": "the Rebel Command is captured",
-        "reason.turn-limit": "the turn limit",
-        "archive.title": "Finished games",
-        "archive.empty": "No finished game yet.",
-        "archive.replay": "Replay",
-        "archive.download": "Record",
-        "archive.when": "Finished",
-        "archive.result": "Result",
-        "archive.players": "Players",
-        "player.human": "human",
-        "player.person": "Player",
-        "player.computer.easy": "Computer (easy)",
-        "player.computer.medium": "Computer (medium)",
-        "player.computer.hard": "Computer (hard)",
-        "archive.actions": "Replay and record",
-        "archive.ruleset": "{game} — {rules}",
-        "archive.seat": "{side}: {who}",
-        "ruleset.backgammon.seed": "The library’s rules",
-        "ruleset.backgammon.standard": "Standard rules",
-        "ruleset.defiance.10x10": "10×10",
-        "ruleset.defiance.8x8": "8×8",
-        "reason.abandoned": "left unfinished",
-        "rules.title": "Rules",
-        "rules.index.intro": "The rules of the three games, as played here.",
-        "rules.index.general": (
-            "A hunt for two: sixteen rebels try to hem in a general who captures "
-            "them two at a time."
-        ),
-        "rules.index.backgammon": (
-            "The race with dice, with the seed's limit of five checkers on a point."
-        ),
-        "rules.index.defiance": (
-            "Rebels build a network through the Imperium's domain; the Imperium "
-            "hunts their Command."
-        ),
-        "error.title": "Something went wrong",
-        "point": "point {name}",
-        "point.rebel": "point {name}, rebel",
-        "point.general": "point {name}, the general",
-        "point.empty": "point {name}, empty",
-        "bg.which_die": "Which die does this checker use?",
-        "bg.use_die": "Use the {die}",
-        "bg.empty": "empty",
-        "bg.point": "point {n}",
-        "bg.off": "borne off: {n}",
-        "bg.bar": "the bar",
-        "bg.opening": "Opening: white {w}, black {b}",
-        "bg.pass": "pass",
-        "bg.pips": "Pips",
-        "bg.borne": "off",
-        "bg.cap": "At most {n} of your own checkers on a point.",
-        "bg.fair": "Fair dice",
-        "bg.commitment": "Before the first roll the server committed to its secret seed:",
-        "bg.seed": "The game is over; the seed is:",
-        "bg.seed_hidden": "The seed is revealed when the game ends.",
-        "bg.verify": "Verify every roll",
-        "bg.verified_ok": "All {n} rolls match the seed, and the seed matches its commitment.",
-        "bg.verified_bad": "Something does not match!",
-        "bg.recorded": "rolled",
-        "bg.computed": "from the seed",
-        "bg.how": "How the dice are made, and how to check them yourself",
-        "bg.done": "Done",
-        "bg.undo_step": "Take back a checker",
-        "bg.forced": "Only one play is possible: {play}",
-        "dd.undo_step": "Take back this step",
-        "bg.passes": "{side} cannot move: {why}",
-        "bg.rolled": "{side} rolled {dice}",
-        "dd.show_dead": "Show the dead zones",
-        "dd.dead_short": "dead zone",
-        "dd.flat": "Flat view",
-        "dd.diamond": "Diamond view",
-        "dd.end_turn": "End turn",
-        "dd.captures": "This action captures {cells}.",
-        "dd.command_captures": "This Command move captures {cells}.",
-        "dd.ready": "Press End turn (or undo).",
-        "dd.dead": "{cell} is a dead zone for you: a counter there would be captured at once.",
-        "dd.no_action": "Nothing to do on {cell}.",
-        "dd.pick_direction": "Choose the direction of the new counter.",
-        "dd.pick_rotation": "Choose the counter's new direction.",
-        "dd.face": "face",
-        "dd.cmd.rebels": "the Rebel Command",
-        "dd.cmd.imperium": "an Imperial Command",
-        "dd.pools": "Counters in the pools",
-        "dd.sector": "Sector",
-        "dd.progress": "Rebel key points in {n} of 4 sectors",
-    },
-    "fr": {
-        "site": "Ludothèque",
-        "tagline": "Trois jeux de plateau d’une ludothèque, à jouer dans le navigateur.",
-        "nav.home": "Jouer",
-        "nav.archive": "Archives",
-        "nav.rules": "Règles",
-        "lang.switch": "English",
-        "game.general": "Le Général et les rebelles",
-        "game.backgammon": "Backgammon",
-        "game.defiance": "Defiance and Domain",
-        "blurb.general": (
-            "Seize rebelles traquent le général ; il les prend par deux et peut s’envoler une fois."
-        ),
-        "blurb.backgammon": "Le backgammon de la ludothèque : cinq pions au plus sur une flèche.",
-        "blurb.defiance": (
-            "Les rebelles tissent un réseau de cellules ; l’Imperium traque leur commandement."
-        ),
-        "side.rebels": "Rebelles",
-        "side.general": "Général",
-        "side.white": "Blancs",
-        "side.black": "Noirs",
-        "side.imperium": "Imperium",
-        "punct.colon": "\u202f: ",  # French: a narrow no-break space before the colon
-        "home.game": "Jeu",
-        "home.ruleset": "Règles",
-        "home.mode": "Comment jouer",
-        "mode.local": "Sur un même écran (à deux)",
-        "mode.computer": "Contre l’ordinateur",
-        "mode.friend": "Avec un ami (liens)",
-        "home.level": "Niveau",
-        "level.easy": "Facile",
-        "level.medium": "Moyen",
-        "level.hard": "Difficile",
-        "home.side": "Votre camp",
-        "home.position": "Partir d’une position (facultatif)",
-        "home.position.help": "Collez une position ; laissez vide pour une nouvelle partie.",
-        "home.start": "Commencer la partie",
-        "home.links": "La partie est prête. Envoyez à chaque joueur son propre lien :",
-        "home.seat": "Lien du camp {side}",
-        "home.watch": "Lien pour regarder",
-        "home.open": "Ouvrir",
-        "home.copy": "Copier",
-        "home.copied": "Copié",
-        "play.to_move": "Aux {side} de jouer",
-        # the sides are not all plural: one sentence for each where the article differs
-        "play.to_move.general": "Au Général de jouer",
-        "play.to_move.imperium": "À l’Imperium de jouer",
-        "play.you_are": "Vous jouez les {side}",
-        "play.you_both": "Vous jouez les deux camps",
-        "play.watching": "Vous regardez la partie",
-        "play.thinking": "L’ordinateur réfléchit…",
-        "play.your_turn": "À vous",
-        "play.move_box": "Coup en notation",
-        "play.move_submit": "Jouer",
-        "play.undo": "Annuler",
-        "play.ask_undo": "Demander d’annuler",
-        "play.undo_asked": "Vous avez demandé d’annuler votre dernier coup.",
-        "play.undo_request": "Votre adversaire demande d’annuler son dernier coup.",
-        "play.undo_refused": "Votre adversaire a refusé d’annuler votre dernier coup.",
-        "play.accept": "Accepter",
-        "play.refuse": "Refuser",
-        "play.resign": "Abandonner",
-        "play.resign_confirm": "Abandonner cette partie ?",
-        "play.rematch": "Revanche (camps inversés)",
-        "play.rematch_offer": "Votre adversaire propose une revanche, camps inversés.",
-        "play.rematch_accept": "Accepter",
-        "play.rematch_decline": "Refuser",
-        "play.rematch_declined": "Votre adversaire a refusé la revanche.",
-        "play.rematch_you_declined": "Vous avez refusé la revanche.",
-        "play.download": "Télécharger la partie",
-        "play.share": "Lien à partager",
-        "play.moves": "Coups",
-        "play.announce": "{side} : {move}.",
-        "play.load_failed": "Impossible de charger la partie — nouvel essai…",
-        "nav.skip": "Aller au contenu",
-        "play.first": "Début",
-        "play.prev": "Reculer",
-        "play.next": "Avancer",
-        "play.last": "Maintenant",
-        "play.viewing": "Coup {n} sur {total}",
-        "play.captured": "Rebelles pris\u202f: {n}",
-        "play.flight": "Envol\u202f: {state}",
-        "play.flight.yes": "disponible",
-        "play.flight.no": "utilisé",
-        "play.choose_pair": "Quelle paire le général prend-il ?",
-        "play.choose_landing": "Où le général se pose-t-il ? Cliquez un point.",
-        "play.cancel": "Annuler",
-        "play.offline": "Connexion perdue — reconnexion…",
-        "play.online": "Connecté",
-        "play.result.win": "Victoire\u202f: {side}",
-        "play.result.draw": "Partie nulle",
-        "play.position": "Position",
-        "play.copy_position": "Copier la position",
-        "play.new_game": "Nouvelle partie",
-        "reason.twelve-captured": "douze rebelles pris",
-        "reason.shut-in": "le général est enfermé dans le sanctuaire",
-        "reason.immobilised": "le général ne peut plus bouger",
-        "reason.no-move": "plus aucun coup possible",
-        "reason.repetition": "la même position une troisième fois",
-        "reason.resignation": "abandon",
-        "reason.borne-off": "tous les pions sortis",
-        "reason.four-sectors": "un point clé tenu dans chacun des quatre secteurs",
-        "reason.command-captured": "le commandement rebelle est pris",
-        "reason.turn-limit": "la limite de tours",
-        "archive.title": "Parties terminées",
-        "archive.empty": "Aucune partie terminée pour l’instant.",
-        "archive.replay": "Rejouer",
-        "archive.download": "Fichier",
-        "archive.when": "Terminée",
-        "archive.result": "Résultat",
-        "archive.players": "Joueurs",
-        "player.human": "humain",
-        "player.person": "Joueur",
-        "player.computer.easy": "Ordinateur (facile)",
-        "player.computer.medium": "Ordinateur (moyen)",
-        "player.computer.hard": "Ordinateur (difficile)",
-        "archive.actions": "Rejouer et télécharger",
-        "archive.ruleset": "{game} — {rules}",
-        "archive.seat": "{side} : {who}",
-        "ruleset.backgammon.seed": "Règles de la ludothèque",
-        "ruleset.backgammon.standard": "Règles standard",
-        "ruleset.defiance.10x10": "10×10",
-        "ruleset.defiance.8x8": "8×8",
-        "reason.abandoned": "partie laissée inachevée",
-        "rules.title": "Règles",
-        "rules.index.intro": "Les règles des trois jeux, tels qu’on les joue ici.",
-        "rules.index.general": (
-            "Une chasse à deux : seize rebelles tentent d’enfermer un général qui "
-            "les capture deux par deux."
-        ),
-        "rules.index.backgammon": (
-            "La course aux dés, avec la limite de cinq pions par flèche de la ludothèque."
-        ),
-        "rules.index.defiance": (
-            "Les rebelles bâtissent un réseau dans le domaine de l’Imperium ; "
-            "l’Imperium chasse leur commandement."
-        ),
-        "error.title": "Un problème est survenu",
-        "point": "point {name}",
-        "point.rebel": "point {name}, rebelle",
-        "point.general": "point {name}, le général",
-        "point.empty": "point {name}, vide",
-        "bg.which_die": "Quel dé ce pion utilise-t-il ?",
-        "bg.use_die": "Avec le {die}",
-        "bg.empty": "vide",
-        "bg.point": "flèche {n}",
-        "bg.off": "sortis : {n}",
-        "bg.bar": "la barre",
-        "bg.opening": "Départ : blancs {w}, noirs {b}",
-        "bg.pass": "passe",
-        "bg.pips": "Points à parcourir",
-        "bg.borne": "sortis",
-        "bg.cap": "Au plus {n} de vos pions sur une flèche.",
-        "bg.fair": "Dés équitables",
-        "bg.commitment": "Avant le premier jet, le serveur s’est engagé sur sa graine secrète :",
-        "bg.seed": "La partie est finie ; la graine est :",
-        "bg.seed_hidden": "La graine sera révélée à la fin de la partie.",
-        "bg.verify": "Vérifier chaque jet",
-        "bg.verified_ok": "Les {n} jets correspondent à la graine, et la graine à son engagement.",
-        "bg.verified_bad": "Quelque chose ne correspond pas !",
-        "bg.recorded": "joué",
-        "bg.computed": "d’après la graine",
-        "bg.how": "Comment les dés sont tirés, et comment le vérifier soi-même",
-        "bg.done": "Terminé",
-        "bg.undo_step": "Reprendre un pion",
-        "bg.forced": "Un seul coup est possible : {play}",
-        "dd.undo_step": "Reprendre cette étape",
-        "bg.passes": "Les {side} ne peuvent pas jouer : {why}",
-        "bg.rolled": "{side} : {dice}",
-        "dd.show_dead": "Montrer les zones mortes",
-        "dd.dead_short": "zone morte",
-        "dd.flat": "Vue à plat",
-        "dd.diamond": "Vue en losange",
-        "dd.end_turn": "Fin du tour",
-        "dd.captures": "Cette action prend {cells}.",
-        "dd.command_captures": "Ce déplacement de commandement prend {cells}.",
-        "dd.ready": "Appuyez sur Fin du tour (ou annulez).",
-        "dd.dead": "{cell} est une zone morte pour vous : un pion y serait pris aussitôt.",
-        "dd.no_action": "Rien à faire en {cell}.",
-        "dd.pick_direction": "Choisissez la direction du nouveau pion.",
-        "dd.pick_rotation": "Choisissez la nouvelle direction du pion.",
-        "dd.face": "vers",
-        "dd.cmd.rebels": "le commandement rebelle",
-        "dd.cmd.imperium": "un commandement impérial",
-        "dd.pools": "Pions en réserve",
-        "dd.sector": "Secteur",
-        "dd.progress": "Points clés rebelles dans {n} secteurs sur 4",
-    },
-}
-
-
-for _lang, _words in PLACE.items():  # accounts, lobby, clocks, ratings, chat (words.py)
-    TEXTS[_lang].update(_words)
-for _lang, _words in BOARD.items():  # the boards' features, the cube (board_words.py)
-    TEXTS[_lang].update(_words)
+PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **BOARD}
+"""The words every page gives its scripts (the analysis's come with its own module)."""
+KEYED: dict[str, English] = {**PAGE_WORDS, **ANALYSIS}
+"""Every word the pages and scripts ask for by key, in English."""
+SIDE_MARK = "@"
 
 
 def pick_language(cookie: str | None, accept_language: str | None) -> str:
-    """The cookie's language if set, else the first supported one the browser asks for."""
+    """The cookie's language if it is one of ours, else the supported language the browser
+    prefers (``Accept-Language``, by q-value, then by order), else English."""
     if cookie in LANGUAGES:
         return cookie
-    for part in (accept_language or "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return "en"
+    wanted: list[tuple[float, int, str]] = []
+    for order, part in enumerate((accept_language or "").split(",")[:30]):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        code = tag.strip().lower()[:2]
+        if code in LANGUAGES and quality > 0:
+            wanted.append((-quality, order, code))
+    return min(wanted)[2] if wanted else LANGUAGES[0]
 
 
 def translate(lang: str, key: str, **values: object) -> str:
-    """The text of ``key`` in ``lang`` (English, then the key itself, as fallbacks)."""
-    text = TEXTS.get(lang, TEXTS["en"]).get(key) or TEXTS["en"].get(key) or key
+    """The word of ``key`` in ``lang`` (its English when the catalogue lacks it, the key
+    itself when no word has it), its ``{names}`` filled with ``values``. Given a ``side``, the
+    side's own form of the word (``key@side``) is taken where there is one."""
+    side = values.get("side")
+    if isinstance(side, str) and f"{key}{SIDE_MARK}{side}" in KEYED:
+        key = f"{key}{SIDE_MARK}{side}"
+    english = KEYED.get(key)
+    if english is None:
+        return key
+    if isinstance(english, tuple):
+        n = values.get("n")
+        count = n if isinstance(n, int) else 1
+        text = npgettext(lang, key, english[0], english[1], count)
+    else:
+        text = pgettext(lang, key, english)
     return text.format(**values) if values else text
+
+
+def _forms(lang: str, key: str, english: English) -> str | list[str]:
+    """A word in ``lang`` as the browser gets it: its text, or its plural forms."""
+    if isinstance(english, tuple):  # our catalogues' plurals: n = 1, then n = 2 (two forms)
+        return [npgettext(lang, key, english[0], english[1], n) for n in (1, 2)]
+    return pgettext(lang, key, english)
+
+
+@functools.cache
+def _texts(lang: str, table: str) -> dict[str, str | list[str]]:
+    words = PAGE_WORDS if table == "page" else ANALYSIS
+    return {key: _forms(lang, key, english) for key, english in words.items()}
+
+
+def texts(lang: str) -> dict[str, str | list[str]]:
+    """Every page word in ``lang``, for the browser (the page's JSON data)."""
+    return _texts(lang, "page")
+
+
+def analysis_texts(lang: str) -> dict[str, str | list[str]]:
+    """The analysis's words in ``lang``, for the browser's module."""
+    return _texts(lang, "analysis")
+
+
+def analysis_module() -> str:
+    """The analysis's words as an ES module for the browser (``/analysis/words.js``):
+    ``w(key, values)`` in the page's language."""
+    data = json.dumps({lang: analysis_texts(lang) for lang in LANGUAGES}, ensure_ascii=False,
+                      separators=(",", ":"))  # fmt: skip
+    return (
+        "// The analysis's words (ludotheque/server/i18n/analysis_words.py): w(key, values).\n"
+        'import { pick } from "/static/i18n.js";\n'
+        f"export const WORDS = {data};\n"
+        "const lang = () =>\n"
+        '  (document.documentElement.lang in WORDS ? document.documentElement.lang : "en");\n'
+        "export function w(key, values = {}) {\n"
+        "  return pick(WORDS[lang()], key, values);\n"
+        "}\n"
+    )
+
+
+def format_day(lang: str, day: date | datetime) -> str:
+    """A date as people of ``lang`` write it (5 Dec 2026; 5 déc. 2026)."""
+    return format_date(day, format="medium", locale=lang)
+
+
+def format_moment(lang: str, moment: datetime) -> str:
+    """A date and time as people of ``lang`` write it."""
+    return format_datetime(moment, format="medium", locale=lang)
+
+
+def format_number(lang: str, number: Any) -> str:
+    """A number as people of ``lang`` write it (1,500.5; 1 500,5)."""
+    return format_decimal(number, locale=lang)

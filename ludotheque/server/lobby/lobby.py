@@ -65,19 +65,16 @@ LISTED_GAMES = 30
 
 SEEK_GONE = say(
     "this challenge is no longer open (someone was quicker, or it was withdrawn)",
-    "ce défi n’est plus ouvert (quelqu’un a été plus rapide, ou il a été retiré)",
 )
-NO_SUCH_PLAYER = say("there is no player called {name}", "aucun joueur ne s’appelle {name}")
-NOT_YOURSELF = say("you cannot challenge yourself", "vous ne pouvez pas vous défier")
+NO_SUCH_PLAYER = say("there is no player called {name}")
+NOT_YOURSELF = say("you cannot challenge yourself")
 TOO_MANY = say(
     "you have {n} open challenges already; withdraw one first",
-    "vous avez déjà {n} défis ouverts ; retirez-en un d’abord",
     n=MAX_OPEN,
 )
-RATED_CLOCK = say("a rated game needs a time control", "une partie classée demande une cadence")
+RATED_CLOCK = say("a rated game needs a time control")
 NOT_PLAYED_HERE = say(
     "these rules are not played in the lobby yet",
-    "ces règles ne se jouent pas encore dans le salon",
 )
 
 
@@ -252,7 +249,7 @@ class Lobby:
         kind = "quick" if spec.get("kind") == "quick" else "open"
         game = str(spec.get("game") or "")
         if game not in available():
-            raise GameError(say("unknown game {g!r}", "jeu inconnu : {g!r}", g=game[:40]),
+            raise GameError(say("unknown game {g!r}", g=game[:40]),
                             "bad-seek", 400)  # fmt: skip
         ruleset = spec.get("ruleset") or RATED_RULESETS[game][0]
         if ruleset not in RATED_RULESETS.get(game, ()):
@@ -268,7 +265,7 @@ class Lobby:
             target = await self.users.named(str(spec["opponent"]))
             if target is None or target.level is not None:
                 raise GameError(
-                    say(NO_SUCH_PLAYER.en, NO_SUCH_PLAYER.fr, name=str(spec["opponent"])[:40]),
+                    NO_SUCH_PLAYER.given(name=str(spec["opponent"])[:40]),
                     "no-such-player", 404,
                 )  # fmt: skip
             if who.user is not None and target.id == who.user.id:

@@ -84,14 +84,10 @@ def make_seek(
     side, a time control the game does not use, or a rated seek without an account."""
     games = available_games()
     if game not in games:
-        raise GameError(
-            say("unknown game {game!r}", "jeu inconnu : {game!r}", game=game), "bad-seek", 400
-        )
+        raise GameError(say("unknown game {game!r}", game=game), "bad-seek", 400)
     ruleset = ruleset or games[game][0]
     if ruleset not in games[game]:
-        raise GameError(
-            say("unknown rules {r!r}", "règles inconnues : {r!r}", r=ruleset), "bad-seek", 400
-        )
+        raise GameError(say("unknown rules {r!r}", r=ruleset), "bad-seek", 400)
     if control is not None:
         try:
             parsed = TimeControl.parse(control)
@@ -99,13 +95,12 @@ def make_seek(
             parsed = None
         if parsed is None or not allowed(game, parsed):
             raise GameError(
-                say("this time control does not suit this game",
-                    "cette cadence ne convient pas à ce jeu"),
+                say("this time control does not suit this game"),
                 "bad-seek", 400,
             )  # fmt: skip
         control = parsed.key
     if side is not None and side not in load(game, ruleset).sides:
-        raise GameError(say("unknown side {s!r}", "camp inconnu : {s!r}", s=side), "bad-seek", 400)
+        raise GameError(say("unknown side {s!r}", s=side), "bad-seek", 400)
     if rated and not account:
         raise AccountError(SIGN_IN_REQUIRED, "sign-in-required", 403)
     return Seek(
@@ -194,8 +189,8 @@ def expire(seeks: Iterable[Seek], now: float, lifetime: float = SEEK_LIFETIME) -
     return [s for s in seeks if now - s.since < lifetime]
 
 
-NOT_FOR_YOU = say("this challenge is for another player", "ce défi est pour un autre joueur")
-OWN_SEEK = say("you cannot accept your own challenge", "vous ne pouvez pas accepter votre défi")
+NOT_FOR_YOU = say("this challenge is for another player")
+OWN_SEEK = say("you cannot accept your own challenge")
 
 
 def check_accept(seek: Seek, player: str, *, account: bool, username: str | None) -> None:

@@ -33,7 +33,7 @@ from ..web.pages import error_page, looking, page, presets
 from .lobby import Lobby, seat_token
 
 router = APIRouter()
-NOT_YOUR_GAME = say("this game is not yours to play", "cette partie n’est pas la vôtre")
+NOT_YOUR_GAME = say("this game is not yours to play")
 
 
 def get_lobby(request: Request) -> Lobby:

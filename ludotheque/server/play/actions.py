@@ -135,7 +135,7 @@ def validated(model: type[M], message: dict[str, Any]) -> M:
         return model.model_validate(message)
     except ValidationError as exc:
         raise GameError(
-            say("malformed request: {text}", "requête mal formée : {text}", text=describe(exc)),
+            say("malformed request: {text}", text=describe(exc)),
             "bad-request", 400,
         ) from None  # fmt: skip
 

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from ...games.backgammon import BackgammonState, mat
 from ...record import Record
-from ..errors import GameError, Text
+from ..errors import GameError, say
 from ..store.db import GameRow
 from .deps import ServiceDep
 from .routes import NOT_PUBLIC
@@ -24,9 +24,8 @@ from .session import GameSession
 
 router = APIRouter()
 
-NOT_FOR_POINTS = Text(
+NOT_FOR_POINTS = say(
     "only backgammon played for points (a money game or a match) has a .mat file",
-    "seul le backgammon joué aux points (partie d'argent ou match) a un fichier .mat",
 )
 MAX_GAMES = 500
 """The longest chain a file walks back (a money session can go on for ever)."""

@@ -15,7 +15,7 @@ from sqlalchemy import func, select, update
 
 from ... import load
 from ...record import Record
-from ..errors import GameError, Text, say
+from ..errors import GameError, say
 from ..settings import Settings
 from ..store.bus import Bus
 from ..store.db import EventRow, GameRow, JobRow, SeatRow, token_hash
@@ -25,12 +25,10 @@ from .session import GameSession, next_epoch, replay, sets_clock
 
 log = logging.getLogger("ludotheque.service")
 
-NO_GAME = Text("there is no such game", "cette partie n'existe pas")
-UNREADABLE = Text(
+NO_GAME = say("there is no such game")
+UNREADABLE = say(
     "this game's record cannot be read again; it has been set aside and the server's "
     "operators can see why",
-    "le relevé de cette partie ne peut plus être lu ; elle a été mise de côté et les "
-    "responsables du serveur savent pourquoi",
 )
 
 
@@ -75,7 +73,7 @@ class Games:
     async def seat(self, token: str) -> tuple[GameSession, str]:
         """The game and seat (a side, ``both`` or ``watch``) that ``token`` opens."""
         if not isinstance(token, str) or not token or len(token) > 200:
-            raise GameError(say("this link is not valid", "ce lien n'est pas valide"),
+            raise GameError(say("this link is not valid"),
                             "bad-token", 404)  # fmt: skip
         digest = token_hash(token)
         found = self.seat_cache.get(digest)
@@ -89,7 +87,7 @@ class Games:
             found = await self.db.run(lookup)
             if found is None:
                 raise GameError(
-                    say("this link does not open any game", "ce lien n'ouvre aucune partie"),
+                    say("this link does not open any game"),
                     "bad-token", 404,
                 )  # fmt: skip
             if len(self.seat_cache) > 100_000:

@@ -28,7 +28,6 @@ CASUAL = frozenset({("backgammon", MONEY)})
 """Game and ruleset pairs that are never rated."""
 NOT_RATED = say(
     "money games are casual: they are not rated (a match is)",
-    "les parties d'argent sont amicales : elles ne sont pas classées (un match l'est)",
 )
 
 
@@ -58,27 +57,24 @@ def first_start(game: Game, *, length: int | None, rated: bool, position: str | 
         return None
     if kind != MATCH:
         raise GameError(
-            say("a match length is for backgammon's 'match' rules",
-                "une longueur de match va avec les règles « match » du backgammon"),
+            say("a match length is for backgammon's 'match' rules"),
             "bad-length", 400,
         )  # fmt: skip
     if position:
         raise GameError(
-            say("give a match length or a position, not both (a position carries its match)",
-                "donnez une longueur de match ou une position, pas les deux (la position "
-                "porte son match)"),
+            say("give a match length or a position, not both (a position carries its match)"),
             "bad-length", 400,
         )  # fmt: skip
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
         raise GameError(
-            say("a match is 1 to {n} points long", "un match se joue en 1 à {n} points",
+            say("a match is 1 to {n} points long",
                 n=MAX_LENGTH),
             "bad-length", 400,
         )  # fmt: skip
     try:
         start: Any = game.start(length=length)  # type: ignore[call-arg]
     except InvalidPosition as exc:  # pragma: no cover - the length was checked above
-        raise GameError(say("{text}", "{text}", text=str(exc)), "bad-length", 400) from None
+        raise GameError(say("{text}", text=str(exc)), "bad-length", 400) from None
     return str(start.position())
 
 

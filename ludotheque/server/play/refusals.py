@@ -19,7 +19,7 @@ def reads_back(game: Any, text: str, state: Any) -> bool:
 
 def bad_position(exc: Exception) -> Text:
     text = str(exc)
-    return say("invalid position: {text}", "position invalide : {said}", text=text,
+    return say("invalid position: {text}", text=text,
                said=french(text) or text)  # fmt: skip
 
 
@@ -28,6 +28,6 @@ def engine_error(exc: Exception) -> GameError:
     from ``engine_words`` (the English behind a French lead-in when it is not known there)."""
     text = str(exc) or "this is not allowed by the rules"
     fr = french(text)
-    said = say("{text}", "{said}", text=text, said=fr) if fr else (
-        say("{text}", "refusé par les règles : {text}", text=text))  # fmt: skip
+    said = say("{text}", text=text, said=fr) if fr else (
+        say("{text}", text=text))  # fmt: skip
     return GameError(said, "illegal", 422)

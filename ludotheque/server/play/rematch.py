@@ -42,8 +42,7 @@ async def rematch(
             await service.refresh(session)
         if session.rematch_id is None:  # watchers follow a rematch, they do not start one
             raise GameError(
-                say("watchers cannot start a rematch; there is none yet",
-                    "les spectateurs ne lancent pas de revanche ; il n'y en a pas encore"),
+                say("watchers cannot start a rematch; there is none yet"),
                 "no-rematch", 409,
             )  # fmt: skip
     async with session.lock:
@@ -51,8 +50,7 @@ async def rematch(
             await service.refresh(session)
         if not session.finished:
             raise GameError(
-                say("finish (or resign) the game first",
-                    "finissez d'abord la partie (ou abandonnez)"),
+                say("finish (or resign) the game first"),
                 "not-over", 409,
             )  # fmt: skip
         # games played for points: the next game of the match (same sides), or a new one
@@ -79,7 +77,6 @@ async def rematch(
                     raise GameError(
                         say(
                             "the game changed meanwhile; try again",
-                            "la partie a changé entre-temps ; réessayez",
                         ),
                         "stale",
                         409,
@@ -88,7 +85,7 @@ async def rematch(
         else:
             if seat == session.rematch_declined:
                 raise GameError(
-                    say("you declined this rematch", "vous avez refusé cette revanche"),
+                    say("you declined this rematch"),
                     "declined", 409,
                 )  # fmt: skip
             announce = False
@@ -122,17 +119,16 @@ async def decline_rematch(service: GameService, session: GameSession, seat: str)
         sides = session.record.game_object.sides
         if session.mode != "friend" or seat not in sides:
             raise GameError(
-                say("rematch offers are for games between friends",
-                    "les propositions de revanche sont pour les parties entre amis"),
+                say("rematch offers are for games between friends"),
                 "bad-mode", 409,
             )  # fmt: skip
         rematch_id = session.rematch_id
         if rematch_id is None or not session.finished:
-            raise GameError(say("nobody offered a rematch", "personne n'a proposé de revanche"),
+            raise GameError(say("nobody offered a rematch"),
                             "no-rematch", 409)  # fmt: skip
         if seat == session.rematch_by:
             raise GameError(
-                say("only the other player answers", "seul l'autre joueur répond"),
+                say("only the other player answers"),
                 "not-your-seat", 403,
             )  # fmt: skip
         if session.rematch_declined is not None:
@@ -154,8 +150,7 @@ async def decline_rematch(service: GameService, session: GameSession, seat: str)
             except Conflict:  # another process wrote in one of the two logs first
                 session.rematch_declined, new.declined = None, None
                 raise GameError(
-                    say("the game changed meanwhile; try again",
-                        "la partie a changé entre-temps ; réessayez"),
+                    say("the game changed meanwhile; try again"),
                     "stale", 409,
                 ) from None  # fmt: skip
             except BaseException:

@@ -16,7 +16,7 @@ from .. import metrics
 from ..accounts.identity import require_csrf, signed_in_request, who
 from ..accounts.profiles import archive_named
 from ..accounts.rules import SIGN_IN_REQUIRED, AccountError
-from ..errors import GameError, Text, say
+from ..errors import GameError, say
 from ..rating.jobs import computer_people
 from ..web.guard import RateLimits, read_json
 from .actions import ACTIONS, Action, Seat, perform, validated
@@ -40,7 +40,7 @@ class NewGame(BaseModel):
     length: int | None = Field(default=None, ge=1, le=25)  # backgammon's match to N points
 
 
-NOT_PUBLIC = Text("only finished games are public", "seules les parties finies sont publiques")
+NOT_PUBLIC = say("only finished games are public")
 
 
 async def create_game(
@@ -51,8 +51,7 @@ async def create_game(
     limits.check("create", address(conn))
     if spec.mode not in ("local", "computer", "friend"):
         raise GameError(
-            say("malformed request: mode: the mode is one of local, computer, friend",
-                "requête mal formée : le mode est l'un de local, computer, friend"),
+            say("malformed request: mode: the mode is one of local, computer, friend"),
             "bad-request", 400,
         )  # fmt: skip
     person = getattr(conn.state, "who", None)

@@ -27,7 +27,7 @@ from ...ai.levels import LEVELS
 from ...core import CHANCE, IllegalMove, InvalidPosition, UnknownGame
 from ...record import Record
 from ..clock.table import checked_control, new_clock
-from ..errors import GameError, Text, say
+from ..errors import GameError, say
 from ..settings import Settings
 from ..store.bus import Bus, MemoryBus
 from ..store.db import GameRow, PlayerRow, SeatRow, now, token_hash
@@ -45,12 +45,8 @@ from .writer import Writer
 log = logging.getLogger("ludotheque.service")
 T = TypeVar("T")
 
-NO_UNDO_RATED = Text(
-    "moves are not taken back in a rated game", "on ne reprend pas de coup dans une partie classée"
-)
-NOTHING_TO_UNDO = Text(
-    "there is no move of yours to take back", "vous n'avez aucun coup à reprendre"
-)
+NO_UNDO_RATED = say("moves are not taken back in a rated game")
+NOTHING_TO_UNDO = say("there is no move of yours to take back")
 
 
 class GameService:
@@ -178,7 +174,6 @@ class GameService:
         if game not in available():
             raise GameError(
                 say("unknown game {game!r}; the games are {games}",
-                    "jeu inconnu {game!r} ; les jeux sont {games}",
                     game=game, games=", ".join(available())),
                 "unknown-game", 404,
             )  # fmt: skip
@@ -186,26 +181,24 @@ class GameService:
             g = load(game, ruleset)
         except UnknownGame as exc:
             raise GameError(
-                say("unknown ruleset: {text}", "variante inconnue : {text}", text=str(exc)),
+                say("unknown ruleset: {text}", text=str(exc)),
                 "unknown-ruleset", 400,
             ) from None  # fmt: skip
         if mode not in MODES:
             raise GameError(
-                say("the mode is one of {modes}", "le mode est l'un de {modes}",
+                say("the mode is one of {modes}",
                     modes=", ".join(MODES)),
                 "bad-mode", 400,
             )  # fmt: skip
         if side is not None and side not in g.sides:
             raise GameError(
-                say("{game} has sides {sides}", "les camps de {game} sont {sides}",
+                say("{game} has sides {sides}",
                     game=game, sides=", ".join(g.sides)),
                 "bad-side", 400,
             )  # fmt: skip
         if position is not None and mode == "friend":
             raise GameError(
-                say("games from a position are for one screen or against the computer",
-                    "une partie depuis une position se joue à un écran ou contre "
-                    "l'ordinateur"),
+                say("games from a position are for one screen or against the computer"),
                 "bad-mode", 400,
             )  # fmt: skip
         computer_side = None
@@ -213,7 +206,7 @@ class GameService:
             level = level or "medium"
             if level not in LEVELS:
                 raise GameError(
-                    say("the level is one of {levels}", "le niveau est l'un de {levels}",
+                    say("the level is one of {levels}",
                         levels=", ".join(LEVELS)),
                     "bad-level", 400,
                 )  # fmt: skip
@@ -233,8 +226,7 @@ class GameService:
         if record.start is not None and not reads_back(g, record.start, record.states[0]):
             # stored, it would not load again: refuse it now rather than lose the game later
             raise GameError(
-                say("invalid position: it cannot be written down and read back as it is",
-                    "position invalide : elle ne peut pas être notée puis relue telle quelle"),
+                say("invalid position: it cannot be written down and read back as it is"),
                 "invalid-position", 422,
             )  # fmt: skip
         players: dict[str, str] = {
@@ -322,8 +314,7 @@ class GameService:
             self._check_turn(session, seat, ply)
             if not isinstance(move, str) or len(move) > 400:
                 raise GameError(
-                    say("a move is written in notation, as text",
-                        "un coup s'écrit en notation, comme du texte"),
+                    say("a move is written in notation, as text"),
                     "bad-move", 400,
                 )  # fmt: skip
 
@@ -341,43 +332,40 @@ class GameService:
 
     def _check_turn(self, session: GameSession, seat: str, ply: Any) -> None:
         if seat == WATCH:
-            raise GameError(say("watchers cannot move", "les spectateurs ne jouent pas"),
+            raise GameError(say("watchers cannot move"),
                             "not-your-seat", 403)  # fmt: skip
         if session.finished:
             over = session.record.outcome()
             assert over is not None
             raise GameError(
-                say("the game is over ({reason})", "la partie est finie ({reason})",
+                say("the game is over ({reason})",
                     reason=over.reason),
                 "game-over", 409,
             )  # fmt: skip
         if not isinstance(ply, int) or isinstance(ply, bool):
             raise GameError(
-                say("a move must say which ply it answers (an integer)",
-                    "un coup doit dire à quel demi-coup il répond (un entier)"),
+                say("a move must say which ply it answers (an integer)"),
                 "bad-ply", 400,
             )  # fmt: skip
         if ply != session.ply:
             raise GameError(
                 say("this move answers an older position: the game has moved on "
                     "(ply {now}, not {ply}); nothing was played",
-                    "ce coup répond à une position dépassée : la partie a avancé "
-                    "(demi-coup {now}, pas {ply}) ; rien n'a été joué",
                     now=session.ply, ply=ply),
                 "stale", 409,
             )  # fmt: skip
         to_move = session.record.state.to_move
         if to_move == CHANCE or to_move is None:
-            raise GameError(say("it is nobody's turn to move", "ce n'est au tour de personne"),
+            raise GameError(say("it is nobody's turn to move"),
                             "not-your-turn", 409)  # fmt: skip
         if seat != BOTH and seat != to_move:
             raise GameError(
-                say("it is the {side}' turn, not yours", "c'est au tour des {side}, pas au vôtre",
+                say("it is the {side}' turn, not yours",
                     side=to_move),
                 "not-your-turn", 409,
             )  # fmt: skip
         if session.mode == "computer" and to_move == session.computer_side:
-            raise GameError(say("it is the computer's turn", "c'est au tour de l'ordinateur"),
+            raise GameError(say("it is the computer's turn"),
                             "not-your-turn", 409)  # fmt: skip
 
     def partial(self, session: GameSession, seat: str, request: Any) -> dict[str, Any]:
@@ -386,14 +374,14 @@ class GameService:
         adapter = board(session.game)
         if not hasattr(adapter, "partial"):
             raise GameError(
-                say("this game's turns have no parts", "les tours de ce jeu n'ont pas d'étapes"),
+                say("this game's turns have no parts"),
                 "bad-request", 400,
             )  # fmt: skip
         if not isinstance(request, dict):
-            raise GameError(say("malformed request", "requête mal formée"), "bad-request", 400)
+            raise GameError(say("malformed request"), "bad-request", 400)
         state = session.record.state
         if session.finished or state.to_move in (None, CHANCE):
-            raise GameError(say("there is no turn to play now", "il n'y a pas de tour à jouer"),
+            raise GameError(say("there is no turn to play now"),
                             "not-your-turn", 409)  # fmt: skip
         try:
             return dict(adapter.partial(state, request))
@@ -401,7 +389,7 @@ class GameService:
             raise engine_error(exc) from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:
             raise GameError(
-                say("malformed request: {text}", "requête mal formée : {text}", text=str(exc)),
+                say("malformed request: {text}", text=str(exc)),
                 "bad-request", 400,
             ) from None  # fmt: skip
 
@@ -410,12 +398,11 @@ class GameService:
         and against the computer; in friend games it needs the other player's consent."""
         async with session.lock:
             if seat == WATCH:
-                raise GameError(say("watchers cannot undo", "les spectateurs n'annulent rien"),
+                raise GameError(say("watchers cannot undo"),
                                 "not-your-seat", 403)  # fmt: skip
             if session.mode == "friend":
                 raise GameError(
-                    say("ask your opponent: undo needs their consent",
-                        "demandez à votre adversaire : annuler demande son accord"),
+                    say("ask your opponent: undo needs their consent"),
                     "ask", 409,
                 )  # fmt: skip
             if session.rated:
@@ -429,8 +416,7 @@ class GameService:
         record = session.record
         if record.outcome() is not None:
             raise GameError(
-                say("a finished game is final: it cannot be taken back",
-                    "une partie finie est définitive : elle ne peut pas être reprise"),
+                say("a finished game is final: it cannot be taken back"),
                 "game-over", 409,
             )  # fmt: skip
         states = record.states
@@ -452,12 +438,11 @@ class GameService:
         async with session.lock:
             if session.mode != "friend" or seat not in session.record.game_object.sides:
                 raise GameError(
-                    say("undo requests are for games between friends",
-                        "les demandes d'annulation sont pour les parties entre amis"),
+                    say("undo requests are for games between friends"),
                     "bad-mode", 409,
                 )  # fmt: skip
             if session.finished:
-                raise GameError(say("the game is over", "la partie est finie"), "game-over", 409)
+                raise GameError(say("the game is over"), "game-over", 409)
             if session.rated:
                 raise GameError(NO_UNDO_RATED, "rated", 409)
             states, plies = session.record.states, session.record.plies
@@ -475,14 +460,14 @@ class GameService:
         async with session.lock:
             asker = session.undo_request
             if asker is None:
-                raise GameError(say("nobody asked to undo", "personne n'a demandé d'annuler"),
+                raise GameError(say("nobody asked to undo"),
                                 "no-request", 409)  # fmt: skip
             if seat == asker or seat not in session.record.game_object.sides:
-                raise GameError(say("only the other player answers", "seul l'autre joueur répond"),
+                raise GameError(say("only the other player answers"),
                                 "not-your-seat", 403)  # fmt: skip
             if not isinstance(accept, bool):
                 raise GameError(
-                    say("answer yes or no (true or false)", "répondez oui ou non (true ou false)"),
+                    say("answer yes or no (true or false)"),
                     "bad-answer", 400,
                 )  # fmt: skip
 
@@ -501,11 +486,11 @@ class GameService:
         async with session.lock:
             if seat == WATCH:
                 raise GameError(
-                    say("watchers cannot resign", "les spectateurs n'abandonnent pas"),
+                    say("watchers cannot resign"),
                     "not-your-seat", 403,
                 )  # fmt: skip
             if session.finished:
-                raise GameError(say("the game is already over", "la partie est déjà finie"),
+                raise GameError(say("the game is already over"),
                                 "game-over", 409)  # fmt: skip
             side = seat
             if seat == BOTH:

@@ -34,30 +34,25 @@ GONE = (WebSocketDisconnect, WebSocketDisconnected)
 live = APIRouter()
 
 BAD_ORIGIN = GameError(
-    say("this page may not open a game of another site",
-        "cette page ne peut pas ouvrir une partie d'un autre site"),
+    say("this page may not open a game of another site"),
     "bad-origin", 403,
 )  # fmt: skip
 TOO_MANY_CONNECTIONS = GameError(
-    say("too many open games from your address; close some and try again",
-        "trop de parties ouvertes depuis votre adresse ; fermez-en et réessayez"),
+    say("too many open games from your address; close some and try again"),
     "too-many-connections", 429,
 )  # fmt: skip
 
 
 BINARY = GameError(
-    say("messages are JSON text: binary frames are not read",
-        "les messages sont du texte JSON : les trames binaires ne sont pas lues"),
+    say("messages are JSON text: binary frames are not read"),
     "binary", 400,
 )  # fmt: skip
 TOO_FAST = GameError(
-    say("you are sending too many messages; wait a moment",
-        "vous envoyez trop de messages ; attendez un instant"),
+    say("you are sending too many messages; wait a moment"),
     "too-fast", 429,
 )  # fmt: skip
 FLOOD = GameError(
-    say("too many messages: the connection is closed",
-        "trop de messages : la connexion est fermée"),
+    say("too many messages: the connection is closed"),
     "flood", 429,
 )  # fmt: skip
 UNSUPPORTED_DATA = 1003
@@ -233,7 +228,7 @@ async def handle(
         action = ACTIONS.get(kind) if isinstance(kind, str) else None
         if action is None:
             raise GameError(
-                say("unknown message type {kind!r}", "type de message inconnu {kind!r}",
+                say("unknown message type {kind!r}",
                     kind=str(kind)[:40]),
                 "bad-request", 400,
             )  # fmt: skip
@@ -260,8 +255,7 @@ async def handle(
         else:
             log.exception("a message failed: %.200r", raw)
             exc = GameError(
-                say("the server could not do this; nothing was changed",
-                    "le serveur n'a pas pu le faire ; rien n'a changé"),
+                say("the server could not do this; nothing was changed"),
                 "internal", 500,
             )  # fmt: skip
         reply: dict[str, Any] = {

@@ -318,9 +318,7 @@ class Writer:
             restore()
             await self.memory.refresh(session)
             raise GameError(
-                say("the game changed meanwhile (another move came first); nothing was played",
-                    "la partie a changé entre-temps (un autre coup est arrivé d'abord) ; rien "
-                    "n'a été joué"),
+                say("the game changed meanwhile (another move came first); nothing was played"),
                 "stale", 409,
             ) from None  # fmt: skip
         except Behind:
@@ -331,8 +329,7 @@ class Writer:
                         session.id, session.seq)  # fmt: skip
             await self.memory.reload(session)
             raise GameError(
-                say("the game changed meanwhile (the server read it again); nothing was played",
-                    "la partie a changé entre-temps (le serveur l'a relue) ; rien n'a été joué"),
+                say("the game changed meanwhile (the server read it again); nothing was played"),
                 "stale", 409,
             ) from None  # fmt: skip
         except BaseException:

@@ -71,7 +71,6 @@ def read_json(raw: str | bytes, max_bytes: int, max_depth: int) -> dict[str, Any
     if max_bytes and size > max_bytes:
         raise GameError(
             say("this message is too large ({size} bytes; {most} at most)",
-                "ce message est trop long ({size} octets ; {most} au plus)",
                 size=size, most=max_bytes),
             "too-large", 413,
         )  # fmt: skip
@@ -79,24 +78,22 @@ def read_json(raw: str | bytes, max_bytes: int, max_depth: int) -> dict[str, Any
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
         raise GameError(
-            say("malformed message (not UTF-8 text)", "message mal formé (pas du texte UTF-8)"),
+            say("malformed message (not UTF-8 text)"),
             "bad-request", 400,
         ) from None  # fmt: skip
     if max_depth and nesting_depth(text) > max_depth:
         raise GameError(
-            say("malformed message: nested more than {depth} levels deep",
-                "message mal formé : imbriqué sur plus de {depth} niveaux", depth=max_depth),
+            say("malformed message: nested more than {depth} levels deep", depth=max_depth),
             "bad-request", 400,
         )  # fmt: skip
     try:
         message = json.loads(text) if text.strip() else {}
     except (ValueError, RecursionError):
-        raise GameError(say("malformed message (JSON)", "message mal formé (JSON)"),
+        raise GameError(say("malformed message (JSON)"),
                         "bad-request", 400) from None  # fmt: skip
     if not isinstance(message, dict):
         raise GameError(
-            say("malformed message: a JSON object was expected",
-                "message mal formé : un objet JSON était attendu"),
+            say("malformed message: a JSON object was expected"),
             "bad-request", 400,
         )  # fmt: skip
     return message
@@ -130,8 +127,7 @@ class RateLimits:
             retry = max(1, math.ceil(stats.reset_time - time.time()))
         refused(kind)
         error = GameError(
-            say("too many requests: wait {retry} s and try again",
-                "trop de requêtes : attendez {retry} s et réessayez", retry=retry),
+            say("too many requests: wait {retry} s and try again", retry=retry),
             "rate-limited", 429,
         )  # fmt: skip
         error.retry_after = retry

@@ -6,12 +6,15 @@ header shows their name or the way to sign in, and forms carry their CSRF token.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from ... import available_games, load
 from ...ai.levels import LEVELS
@@ -19,7 +22,15 @@ from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_f
 from ..accounts.profiles import archive_named
 from ..clock.controls import PRESETS
 from ..errors import GameError
-from ..i18n.languages import LANGUAGES, TEXTS, pick_language, translate
+from ..i18n import catalog
+from ..i18n.languages import (
+    LANGUAGES,
+    format_day,
+    format_moment,
+    pick_language,
+    texts,
+    translate,
+)
 from ..play import boards
 from ..play.actions import validated
 from ..play.deps import LimitsDep, ServiceDep
@@ -39,6 +50,45 @@ RULESET_LABELS = {
 
 templates = Jinja2Templates(directory=HERE / "templates")
 templates.env.globals["diagrams"] = diagrams
+
+
+def gettext_callables(lang: str) -> dict[str, Any]:
+    """Jinja2's i18n extension's functions for a page in ``lang`` (``{% trans %}``, ``_``,
+    ``gettext``, ``ngettext``): the catalogue's words, their ``%(name)s`` (trans blocks) or
+    ``{name}`` blanks filled."""
+
+    def fill(text: str, values: dict[str, Any]) -> str:
+        if not values:
+            return text
+        return text % values if "%(" in text else text.format(**values)
+
+    def _gettext(message: str, **values: Any) -> str:
+        return fill(catalog.gettext(lang, message), values)
+
+    def _ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+        return fill(catalog.ngettext(lang, singular, plural, n), {"num": n, "n": n, **values})
+
+    return {"_": _gettext, "gettext": _gettext, "ngettext": _ngettext}
+
+
+@pass_context
+def day(context: Context, value: Any) -> str:
+    """A date (or an ISO text of one) as the page's language writes it."""
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return format_day(context.get("lang", "en"), moment)
+
+
+@pass_context
+def moment(context: Context, value: Any) -> str:
+    """A date and time (or an ISO text of one) as the page's language writes it."""
+    when = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return format_moment(context.get("lang", "en"), when)
+
+
+templates.env.add_extension("jinja2.ext.i18n")
+templates.env.newstyle_gettext = True  # type: ignore[attr-defined]
+templates.env.filters["day"] = day
+templates.env.filters["moment"] = moment
 
 
 def language(request: Request) -> str:
@@ -61,9 +111,9 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
     response = templates.TemplateResponse(
         request,
         name,
-        {"t": t, "lang": lang, "texts": TEXTS[lang], "path": request.url.path,
+        {"t": t, "lang": lang, "texts": texts(lang), "path": request.url.path,
          "user": person.user if person else None, "csrf": csrf, "csrf_field": CSRF_FIELD,
-         **context},
+         **gettext_callables(lang), **context},
         status_code=status,
     )  # fmt: skip
     if person is not None:

@@ -162,7 +162,7 @@ async function lines(position, live) {
     root.dataset.lines = "none";
     return;
   }
-  const title = Object.assign(document.createElement("p"), { className: "hint-title", textContent: w("board.lines", { side: sideName(current.to_move) }) });
+  const title = Object.assign(document.createElement("p"), { className: "hint-title", textContent: w("board.lines", { side: current.to_move }) });
   if (!best.has(position)) {
     holder.replaceChildren(title, Object.assign(document.createElement("p"), { className: "hint-wait", textContent: w("hints.thinking") }));
     root.dataset.lines = "thinking";

@@ -341,8 +341,7 @@ function renderStatus(live) {
     status.textContent = head;
   } else {
     result.hidden = true;
-    const own = `play.to_move.${snap.to_move}`; // a sentence of its own for this side, if any
-    let text = t(own) !== own ? t(own) : t("play.to_move", { side: sideName(snap.to_move) });
+    let text = t("play.to_move", { side: snap.to_move }); // each side's own sentence
     if (snap.computer && snap.to_move === snap.computer.side) text += ` — ${t("play.thinking")}`;
     else if (snap.can_move && snap.seat !== "both") text += ` — ${t("play.your_turn")}`;
     status.textContent = text;
@@ -351,7 +350,7 @@ function renderStatus(live) {
   const seat = $("seat-line");
   if (mode === "archive" || snap.watch) seat.textContent = t("play.watching");
   else if (snap.my_sides.length > 1) seat.textContent = t("play.you_both");
-  else if (snap.my_sides.length === 1) seat.textContent = t("play.you_are", { side: sideName(snap.my_sides[0]) });
+  else if (snap.my_sides.length === 1) seat.textContent = t("play.you_are", { side: snap.my_sides[0] });
   else seat.textContent = "";
   if (!live && mode !== "archive") status.textContent += ` (${t("play.viewing", { n: shownPlies(), total: snap.history.length })})`;
 }

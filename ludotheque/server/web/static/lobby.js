@@ -169,7 +169,7 @@ function seekItem(seek) {
   const text = document.createElement("span");
   text.className = "what";
   text.append(who(seek.name, seek.rating, seek.provisional), " — ", describe(seek));
-  if (seek.side) text.append(` · ${t("lobby.plays", { side: t(`side.${seek.side}`) })}`);
+  if (seek.side) text.append(` · ${t("lobby.plays", { side: seek.side })}`);
   if (seek.opponent && seek.mine) text.append(` · ${t("lobby.for", { name: seek.opponent })}`);
   li.append(text);
   const actions = document.createElement("span");

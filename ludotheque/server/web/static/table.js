@@ -134,7 +134,7 @@ function createTable({ t, send, sideName, mode }) {
         node.classList.toggle("running", f.running);
         node.classList.toggle("first", f.first !== null);
         node.classList.toggle("low", low);
-        node.setAttribute("aria-label", t("clock.label", { side: sideName(side), time: text }));
+        node.setAttribute("aria-label", t("clock.label", { side, time: text }));
         if (f.running && low && lowWarned !== snap.ply && snap.my_sides.includes(side)) {
           lowWarned = snap.ply;
           play("low");
@@ -165,7 +165,7 @@ function createTable({ t, send, sideName, mode }) {
     const button = $("claim-button");
     const serverNow = table.now + (performance.now() - received) / 1000;
     if (!player) {
-      $("claim-text").textContent = t("clock.left", { side: sideName(gone) });
+      $("claim-text").textContent = t("clock.left", { side: gone });
       button.hidden = true;
       return;
     }

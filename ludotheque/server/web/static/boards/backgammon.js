@@ -78,7 +78,7 @@ export function parseStakes(text) {
 }
 
 // "1 point", "3 points"
-export const pointsText = (t, n) => (n === 1 ? t("points.one") : t("points.many", { n }));
+export const pointsText = (t, n) => t("points", { n });
 
 // The points a side scores when the other gives up ``times`` (1, 2, 3) the cube: gammons count
 // single with the Jacoby rule while the cube is in the middle.
@@ -506,7 +506,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
     if (stakes.owner) cy = stakes.owner === bottom ? 555 : 45;
     if (stakes.pending === "doubled" && onTurn) [cx, cy, value, offered] = [half(onTurn), 300, stakes.value * 2, true];
     const label = stakes.owner
-      ? t("cube.owned", { value: stakes.value, side: t(`side.${stakes.owner}`) })
+      ? t("cube.owned", { value: stakes.value, side: stakes.owner })
       : t("cube.middle", { value: stakes.value });
     const g = el("g", { class: `cube${offered ? " offered" : ""}`, "data-value": String(value), "data-owner": stakes.owner || "",
                         role: "img", "aria-label": label }, cubeLayer);  // prettier-ignore
@@ -620,16 +620,16 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       text = t("cube.decide", { value: stakes.value * 2 });
       cubeButtons.append(button("cube-roll", t("cube.roll"), "roll", true), button("cube-double", t("cube.double"), "double"));
     } else if (offers.includes("take")) {
-      text = t("cube.doubled", { side: name(onTurn), value: stakes.value * 2, points: pointsText(t, stakes.value) });
+      text = t("cube.doubled", { side: onTurn, value: stakes.value * 2, points: pointsText(t, stakes.value) });
       cubeButtons.append(button("cube-take", t("cube.take"), "take", true), button("cube-drop", t("cube.drop"), "drop"));
     } else if (offers.includes("accept")) {
       const times = RESIGNS.indexOf(stakes.offer) + 1;
-      text = t("resign.offered", { side: name(onTurn), what: t(`resign.${stakes.offer}`), points: pointsText(t, stakeOf(stakes, times)) });
+      text = t("resign.offered", { side: onTurn, what: t(`resign.${stakes.offer}`), points: pointsText(t, stakeOf(stakes, times)) });
       cubeButtons.append(button("resign-accept", t("resign.accept"), "accept", true), button("resign-decline", t("resign.decline"), "decline"));
     } else if (stakes && onTurn && stakes.pending === "doubled") {
-      text = t("cube.doubled_wait", { side: name(onTurn), value: stakes.value * 2 });
+      text = t("cube.doubled_wait", { side: onTurn, value: stakes.value * 2 });
     } else if (stakes && onTurn && stakes.pending === "resign") {
-      text = t("resign.offered_wait", { side: name(onTurn), what: t(`resign.${stakes.offer}`) });
+      text = t("resign.offered_wait", { side: onTurn, what: t(`resign.${stakes.offer}`) });
     }
     cubeText.textContent = text;
     cubeBar.hidden = !text;
@@ -980,12 +980,12 @@ export function resultNote(snap, t) {
   const about = snap.game_extra || {};
   const winner = snap.outcome && snap.outcome.winner;
   if (!winner || about.points === null || about.points === undefined) return "";
-  const parts = [t("match.points_won", { side: t(`side.${winner}`), points: pointsText(t, about.points) })];
+  const parts = [t("match.points_won", { side: winner, points: pointsText(t, about.points) })];
   if (about.score_after) {
     const score = t("match.score", { white: t("side.white"), black: t("side.black"), w: about.score_after.white, b: about.score_after.black });
     parts.push(t("match.score_after", { score }));
   }
-  if (about.match_winner) parts.push(t("match.won", { side: t(`side.${about.match_winner}`) }));
+  if (about.match_winner) parts.push(t("match.won", { side: about.match_winner }));
   return parts.join(" · ");
 }
 
@@ -1012,7 +1012,7 @@ export function describe(snap, position, t) {
   if (pos.stakes) {
     const stakes = pos.stakes;
     const cube = stakes.owner
-      ? t("cube.owned", { value: stakes.value, side: t(`side.${stakes.owner}`) })
+      ? t("cube.owned", { value: stakes.value, side: stakes.owner })
       : t("cube.middle", { value: stakes.value });
     parts.push(h("p", { className: "cube-line", id: "cube-line" }, cube));
     parts.push(h("p", { className: "match-info", id: "match-info" }, matchText(stakes, t)));
