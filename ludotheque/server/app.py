@@ -47,6 +47,7 @@ from .store.bus import PostgresBus, make_bus
 from .store.db import make_engine, migrate, session_factory
 from .store.dberrors import Outage
 from .store.secret import server_secret
+from .web.docs import router as docs_router
 from .web.guard import Guard, RateLimits
 from .web.pages import error_page
 from .web.pages import router as pages_router
@@ -121,7 +122,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
             await service.aclose()
             engine.dispose()
 
-    app = FastAPI(title="Ludothèque", lifespan=lifespan)
+    app = FastAPI(title="Ludothèque", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
     app.state.hub = hub
     app.state.settings = settings
@@ -136,13 +137,14 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.mount("/static", StaticFiles(directory=HERE / "web" / "static"), name="static")
     app.include_router(ops_router)  # /healthz, /readyz, /metrics
     app.include_router(pages_router)
+    app.include_router(docs_router)  # /docs: Swagger UI, vendored
     app.include_router(account_router)
     app.include_router(lobby_router)
     app.include_router(analysis_router)  # analyses, hints, the analysis board
     app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat
     app.include_router(api_router)
     app.include_router(live)
-    app.add_middleware(Guard, max_body=settings.max_body)
+    app.add_middleware(Guard, max_body=settings.max_body, max_depth=settings.max_depth)
 
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:

@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from ..errors import GameError, say
 from ..play.deps import address
+from ..play.schemas import documented
 from ..play.service import GameService
 from ..store.db import UserRow
 from ..web.pages import error_page, language, looking, page
@@ -35,6 +36,7 @@ from .rules import (
     AccountError,
     username_key,
 )
+from .schemas import Me, Profile
 from .throttle import DEVICE_COOKIE, SignInThrottle, device_cookie, read_device
 from .users import Users
 
@@ -67,12 +69,12 @@ def _form_page(request: Request, name: str, **context: Any) -> HTMLResponse:
     return page(request, name, next=_next(request.query_params.get("next")), **limits, **context)
 
 
-@router.get("/signup", response_class=HTMLResponse)
+@router.get("/signup", response_class=HTMLResponse, include_in_schema=False)
 async def signup_page(request: Request) -> HTMLResponse:
     return _form_page(request, "signup.html")
 
 
-@router.get("/signin", response_class=HTMLResponse)
+@router.get("/signin", response_class=HTMLResponse, include_in_schema=False)
 async def signin_page(request: Request) -> HTMLResponse:
     return _form_page(request, "signin.html")
 
@@ -120,17 +122,17 @@ async def _account_form(request: Request, name: str) -> Response:
     return response
 
 
-@router.post("/signup")
+@router.post("/signup", include_in_schema=False)
 async def signup(request: Request) -> Response:
     return await _account_form(request, "signup.html")
 
 
-@router.post("/signin")
+@router.post("/signin", include_in_schema=False)
 async def signin(request: Request) -> Response:
     return await _account_form(request, "signin.html")
 
 
-@router.post("/signout")
+@router.post("/signout", include_in_schema=False)
 async def signout(request: Request) -> Response:
     form = await request.form()
     person = _person(request)
@@ -139,7 +141,7 @@ async def signout(request: Request) -> Response:
     return sign_out_response(RedirectResponse("/", status_code=303))
 
 
-@router.get("/@/{username}", response_class=HTMLResponse)
+@router.get("/@/{username}", response_class=HTMLResponse, include_in_schema=False)
 async def profile_page(request: Request, username: str) -> HTMLResponse:
     service: GameService = request.app.state.service
     person = _person(request)
@@ -161,7 +163,7 @@ async def profile_page(request: Request, username: str) -> HTMLResponse:
     return page(request, "profile.html", **data, me=viewer == found.id)
 
 
-@router.get("/leaderboard", response_class=HTMLResponse)
+@router.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
 async def leaderboard_page(request: Request) -> HTMLResponse:
     service: GameService = request.app.state.service
     choices = boards()
@@ -178,7 +180,10 @@ async def leaderboard_page(request: Request) -> HTMLResponse:
     return page(request, "leaderboard.html", board=board, choices=choices)
 
 
-@router.get("/api/players/{username}")
+@router.get(
+    "/api/players/{username}", response_model=None, tags=["players"],
+    responses=documented(Profile, "the player's ratings and latest games"),
+)  # fmt: skip
 async def api_profile(request: Request, username: str) -> dict[str, Any]:
     """A player's ratings and latest games, as JSON."""
     service: GameService = request.app.state.service
@@ -199,7 +204,10 @@ async def api_profile(request: Request, username: str) -> dict[str, Any]:
     return await service.run_db(read)
 
 
-@router.get("/api/me")
+@router.get(
+    "/api/me", response_class=JSONResponse, tags=["players"],
+    responses=documented(Me, "who is signed in here, and the CSRF token"),
+)  # fmt: skip
 async def api_me(request: Request) -> Response:
     """Who the session cookie belongs to (``null``: nobody signed in), and the CSRF token
     for the requests that a cookie authorises (the CSRF cookie comes with it if needed)."""

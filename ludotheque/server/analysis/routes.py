@@ -35,13 +35,14 @@ from ..accounts.identity import signed_in_request, who
 from ..errors import GameError, say
 from ..i18n.engine_words import french
 from ..i18n.languages import analysis_module, translate
-from ..play.actions import Body, validated
+from ..play.actions import Body
 from ..play.boards import available, board
 from ..play.deps import ServiceDep, SettingsDep, address
 from ..play.refusals import engine_error
 from ..play.routes import NOT_PUBLIC
+from ..play.schemas import Partial, documented
 from ..play.session import BOTH, WATCH, GameSession
-from ..web.guard import RateLimits, read_json
+from ..web.guard import RateLimits
 from ..web.pages import language, looking, page, templates
 from ..web.shared_limits import SharedCounts
 from .jobs import (
@@ -53,6 +54,7 @@ from .jobs import (
     read_analysis,
     request_analysis,
 )
+from .schemas import AnalysisAnswer, BoardBest, BoardView, Hints
 
 HINTS = 3
 HISTORY = 40  # earlier positions a board sends for the repetition draw
@@ -139,7 +141,10 @@ async def _finished(service: Any, game_id: str) -> GameSession:
     return session
 
 
-@router.get("/api/games/{game_id}/analysis")
+@router.get(
+    "/api/games/{game_id}/analysis", response_model=None, tags=["analysis"],
+    responses=documented(AnalysisAnswer, "the analysis asked for, or `none`"),
+)  # fmt: skip
 async def api_analysis(game_id: str, service: ServiceDep, strength: str | None = None) -> Any:
     """Without a strength: the deepest analysis done, else one under way, else none."""
     names = [check_strength(strength)] if strength is not None else list(reversed(NAMES))
@@ -159,16 +164,24 @@ async def api_analysis(game_id: str, service: ServiceDep, strength: str | None =
 
 
 class AnalyseBody(Body):
-    strength: StrictStr | None = Field(default=None, max_length=16)
+    """An analysis to ask for."""
 
-
-@router.post("/api/games/{game_id}/analysis")
-async def api_analyse(
-    game_id: str, request: Request, service: ServiceDep, settings: SettingsDep
-) -> JSONResponse:
-    body = validated(
-        AnalyseBody, read_json(await request.body(), settings.max_body, settings.max_depth)
+    strength: StrictStr | None = Field(
+        default=None, max_length=16, description="`quick`, `normal` (the default) or `deep`"
     )
+
+
+@router.post(
+    "/api/games/{game_id}/analysis", response_model=None, tags=["analysis"],
+    responses={**documented(AnalysisAnswer, "done already"),
+               202: {"model": AnalysisAnswer, "description": "asked: poll it with GET"}},
+)  # fmt: skip
+async def api_analyse(
+    game_id: str, request: Request, service: ServiceDep, settings: SettingsDep,
+    body: AnalyseBody | None = None,
+) -> JSONResponse:  # fmt: skip
+    """Ask for the analysis of a finished game (shared by everyone who asks)."""
+    body = body or AnalyseBody()
     name = check_strength(body.strength)
     session = await _finished(service, game_id)
     engines(request).limits.check("analyse", address(request))
@@ -198,8 +211,12 @@ def hints_allowed(session: GameSession) -> bool:
     return session.mode in ("local", "computer") and not session.rated and not session.public
 
 
-@router.post("/api/play/{token}/hints")
+@router.post(
+    "/api/play/{token}/hints", response_model=None, tags=["analysis"],
+    responses=documented(Hints, "the best moves of the game's position"),
+)  # fmt: skip
 async def api_hints(token: str, request: Request, service: ServiceDep) -> dict[str, Any]:
+    """The best moves now (at one screen and against the computer, not in rated games)."""
     session, seat = await service.seat(token)
     if seat == WATCH or not hints_allowed(session):
         raise GameError(NO_HINTS, "no-hints", 403)
@@ -236,18 +253,27 @@ class BoardBody(Body):
     """A position of the analysis board: the game, its ruleset, the position string (empty:
     the start) and, for ``position``, a move to play on it."""
 
-    game: StrictStr = Field(max_length=32)
+    game: StrictStr = Field(max_length=32, description="`general`, `backgammon` or `defiance`")
     ruleset: StrictStr | None = Field(default=None, max_length=32)
-    position: StrictStr | None = Field(default=None, max_length=2000)
-    move: StrictStr | None = Field(default=None, max_length=400)
+    position: StrictStr | None = Field(
+        default=None, max_length=2000, description="a position string (empty: the start)"
+    )
+    move: StrictStr | None = Field(
+        default=None, max_length=400, description="a move (or roll) to play on it"
+    )
 
 
 class PartialRequest(BoardBody):
+    """Part of a turn on the analysis board (see the game API's `partial`)."""
+
     steps: list[list[int]] | None = Field(default=None, max_length=4)
     action: StrictStr | None = Field(default=None, max_length=20)
 
 
 class BestBody(BoardBody):
+    """A position whose best moves are asked for, with the positions before it (for the
+    repetition rule)."""
+
     history: list[StrictStr] = Field(default_factory=list, max_length=HISTORY)
 
 
@@ -295,13 +321,12 @@ def board_view(state: State) -> dict[str, Any]:
     }
 
 
-async def _body(request: Request, settings: Any, model: type[Body]) -> Any:
-    return validated(model, read_json(await request.body(), settings.max_body, settings.max_depth))
-
-
-@router.post("/api/analysis/position")
-async def api_board_position(request: Request, settings: SettingsDep) -> dict[str, Any]:
-    body: BoardBody = await _body(request, settings, BoardBody)
+@router.post(
+    "/api/analysis/position", response_model=None, tags=["analysis"],
+    responses=documented(BoardView, "the position (after the move, if one was given)"),
+)  # fmt: skip
+async def api_board_position(body: BoardBody) -> dict[str, Any]:
+    """A position of the analysis board: its legal moves, and the move given played."""
     state = _state(_game(body.game, body.ruleset), body.position)
     played = None
     if body.move is not None:
@@ -323,9 +348,12 @@ async def api_board_position(request: Request, settings: SettingsDep) -> dict[st
     return {**board_view(state), "played": played}
 
 
-@router.post("/api/analysis/partial")
-async def api_board_partial(request: Request, settings: SettingsDep) -> dict[str, Any]:
-    body: PartialRequest = await _body(request, settings, PartialRequest)
+@router.post(
+    "/api/analysis/partial", response_model=None, tags=["analysis"],
+    responses=documented(Partial, "what may follow"),
+)  # fmt: skip
+async def api_board_partial(body: PartialRequest) -> dict[str, Any]:
+    """Part of a turn on the analysis board."""
     state = _state(_game(body.game, body.ruleset), body.position)
     adapter = board(state.game.name)
     if not hasattr(adapter, "partial") or state.to_move in (None, CHANCE):
@@ -340,9 +368,12 @@ async def api_board_partial(request: Request, settings: SettingsDep) -> dict[str
                             text=str(exc)), "bad-request", 400) from None  # fmt: skip
 
 
-@router.post("/api/analysis/best")
-async def api_board_best(request: Request, settings: SettingsDep) -> dict[str, Any]:
-    body: BestBody = await _body(request, settings, BestBody)
+@router.post(
+    "/api/analysis/best", response_model=None, tags=["analysis"],
+    responses=documented(BoardBest, "the best moves"),
+)  # fmt: skip
+async def api_board_best(request: Request, body: BestBody) -> dict[str, Any]:
+    """The best moves of a position of the analysis board."""
     game = _game(body.game, body.ruleset)
     state = _state(game, body.position)
     if state.outcome() is not None or state.to_move in (None, CHANCE):
@@ -363,7 +394,7 @@ def _words(lang: str, key: str, **values: object) -> str:
 templates.env.globals["analysis_word"] = _words
 
 
-@router.get("/analysis/words.js")
+@router.get("/analysis/words.js", include_in_schema=False)
 async def words_module() -> Response:
     return Response(
         analysis_module(),
@@ -372,7 +403,10 @@ async def words_module() -> Response:
     )
 
 
-@router.get("/analysis", response_class=HTMLResponse, dependencies=[Depends(looking)])
+@router.get(
+    "/analysis", response_class=HTMLResponse, dependencies=[Depends(looking)],
+    include_in_schema=False,
+)  # fmt: skip
 async def board_page(
     request: Request,
     game: str | None = None,

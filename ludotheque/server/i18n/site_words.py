@@ -204,4 +204,12 @@ SITE = words(
     word("dd.pools", "Counters in the pools"),
     word("dd.sector", "Sector"),
     word("dd.progress", "Rebel key points in {n} of 4 sectors"),
+    # the API's documentation page (/docs); Swagger UI's own words stay in English
+    word("docs.title", "API documentation"),
+    word(
+        "docs.intro",
+        "The JSON API of this server, for bots and other programs: each operation, its"
+        " parameters and its answers. “Try it out” sends real requests to this server.",
+    ),
+    word("docs.schema", "The OpenAPI schema (JSON)"),
 )

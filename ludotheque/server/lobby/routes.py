@@ -19,18 +19,19 @@ from sqlalchemy import select
 from .. import metrics
 from ..accounts.identity import Who, require_csrf, who
 from ..errors import GameError, say
-from ..play.actions import validated
 from ..play.budget import Budget
 from ..play.deps import LimitsDep, address
 from ..play.hub import Hub
+from ..play.schemas import REFUSALS, documented
 from ..play.service import GameService
 from ..play.session import BOTH, WATCH
 from ..play.sockets import GONE, TOO_MANY_CONNECTIONS, over_budget, receive_text, refuse
 from ..rating.ranking import RATED_RULESETS
 from ..store.db import GameRow, PlayerRow, SeatRow, token_hash
-from ..web.guard import origin_allowed, read_json
+from ..web.guard import origin_allowed
 from ..web.pages import error_page, looking, page, presets
 from .lobby import Lobby, seat_token
+from .schemas import Accepted, Done, LobbyView, SeekPosted
 
 router = APIRouter()
 NOT_YOUR_GAME = say("this game is not yours to play")
@@ -56,33 +57,43 @@ class SeekBody(BaseModel):
     opponent: str | None = Field(default=None, max_length=40)
 
 
-@router.get("/lobby", response_class=HTMLResponse, dependencies=[Depends(looking)])
+@router.get(
+    "/lobby", response_class=HTMLResponse, dependencies=[Depends(looking)],
+    include_in_schema=False,
+)  # fmt: skip
 async def lobby_page(request: Request) -> HTMLResponse:
     games = [{"name": g, "rulesets": list(r)} for g, r in RATED_RULESETS.items()]
     return page(request, "lobby.html", games=games, presets=presets())
 
 
-@router.get("/api/lobby")
+@router.get(
+    "/api/lobby", response_model=None, tags=["lobby"],
+    responses=documented(LobbyView, "the lobby as this visitor sees it"),
+)  # fmt: skip
 async def api_lobby(request: Request, lobby: LobbyDep, person: WhoNow) -> dict[str, Any]:
     """What the lobby page shows to this visitor, read now."""
     await lobby.refresh(games=True)
     return lobby.view(person)
 
 
-@router.post("/api/lobby/seeks", status_code=201)
+@router.post(
+    "/api/lobby/seeks", status_code=201, response_model=None, tags=["lobby"],
+    responses={201: {"model": SeekPosted, "description": "the seek is open"}, **REFUSALS},
+)  # fmt: skip
 async def api_seek(
-    request: Request, lobby: LobbyDep, person: WhoNow, limits: LimitsDep
+    request: Request, lobby: LobbyDep, person: WhoNow, limits: LimitsDep, body: SeekBody
 ) -> dict[str, Any]:
+    """Seek a game: an open challenge, one to a named player, or quick pairing (needs the
+    `X-CSRF-Token` header of `/api/me`)."""
     require_csrf(request, person)
     limits.check("create", address(request))
-    settings = request.app.state.settings
-    body = validated(
-        SeekBody, read_json(await request.body(), settings.max_body, settings.max_depth)
-    )
     return await lobby.post(person, body.model_dump())
 
 
-@router.post("/api/lobby/seeks/{seek_id}/accept")
+@router.post(
+    "/api/lobby/seeks/{seek_id}/accept", response_model=None, tags=["lobby"],
+    responses=documented(Accepted, "the game is made"),
+)  # fmt: skip
 async def api_accept(
     request: Request, seek_id: str, lobby: LobbyDep, person: WhoNow, limits: LimitsDep
 ) -> dict[str, Any]:
@@ -92,7 +103,10 @@ async def api_accept(
     return {"id": game_id, "url": f"/resume/{game_id}"}
 
 
-@router.post("/api/lobby/seeks/{seek_id}/cancel")
+@router.post(
+    "/api/lobby/seeks/{seek_id}/cancel", response_model=None, tags=["lobby"],
+    responses=documented(Done, "withdrawn"),
+)  # fmt: skip
 async def api_cancel(
     request: Request, seek_id: str, lobby: LobbyDep, person: WhoNow
 ) -> dict[str, Any]:
@@ -101,7 +115,10 @@ async def api_cancel(
     return {"ok": True}
 
 
-@router.post("/api/lobby/seeks/{seek_id}/decline")
+@router.post(
+    "/api/lobby/seeks/{seek_id}/decline", response_model=None, tags=["lobby"],
+    responses=documented(Done, "declined"),
+)  # fmt: skip
 async def api_decline(
     request: Request, seek_id: str, lobby: LobbyDep, person: WhoNow
 ) -> dict[str, Any]:
@@ -148,7 +165,7 @@ async def _seat_link(request: Request, game_id: str, person: Who) -> str | None:
     return link
 
 
-@router.get("/resume/{game_id}", dependencies=[Depends(looking)])
+@router.get("/resume/{game_id}", dependencies=[Depends(looking)], include_in_schema=False)
 async def resume(request: Request, game_id: str) -> Response:
     """Back to a game one plays (a lobby game, or a rated one): their seat, found through
     their account or visitor cookie; a lobby game's watchers' page for anyone else."""
@@ -158,7 +175,7 @@ async def resume(request: Request, game_id: str) -> Response:
     return RedirectResponse(link, status_code=303)
 
 
-@router.get("/live/{game_id}", dependencies=[Depends(looking)])
+@router.get("/live/{game_id}", dependencies=[Depends(looking)], include_in_schema=False)
 async def live_game(request: Request, game_id: str) -> Response:
     """Watch a lobby game (its players are sent to their seat instead)."""
     return await resume(request, game_id)

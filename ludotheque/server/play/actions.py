@@ -29,19 +29,30 @@ class Body(BaseModel):
 
 
 class MoveBody(Body):
-    move: StrictStr = Field(max_length=400)
-    ply: StrictInt
+    """A move."""
+
+    move: StrictStr = Field(
+        max_length=400, description="the move in the game's notation, e.g. `a2-b2`, `13/7 8/7`"
+    )
+    ply: StrictInt = Field(description="the game's `ply` the move answers (stale ones are refused)")
 
 
 class PartialBody(Body):
     """Part of a turn: backgammon's single checker moves so far, or a Defiance action."""
 
-    steps: list[list[StrictInt]] | None = Field(default=None, max_length=4)
-    action: StrictStr | None = Field(default=None, max_length=20)
+    steps: list[list[StrictInt]] | None = Field(
+        default=None, max_length=4, description="backgammon: the checker moves so far, "
+        "each `[from, to, die]` in the mover's numbering (25 the bar, 0 off)",
+    )  # fmt: skip
+    action: StrictStr | None = Field(
+        default=None, max_length=20, description="Defiance: the action chosen so far"
+    )
 
 
 class AnswerBody(Body):
-    accept: StrictBool
+    """An answer to an offer."""
+
+    accept: StrictBool = Field(description="true to accept, false to refuse")
 
 
 @dataclass(frozen=True)
@@ -64,6 +75,7 @@ class Action:
     run: Run
     changes: bool = True
     reply: str = "state"
+    summary: str = ""  # what it does, for the API's documentation
 
 
 async def _move(s: Seat, body: MoveBody) -> None:
@@ -112,18 +124,28 @@ async def _rematch_decline(s: Seat, _body: Body) -> None:
 ACTIONS: dict[str, Action] = {
     a.name: a
     for a in (
-        Action("move", MoveBody, _move),
-        Action("partial", PartialBody, _partial, changes=False, reply="partial"),
-        Action("undo", Body, _undo),
-        Action("undo-request", Body, _undo_request),
-        Action("undo-answer", AnswerBody, _undo_answer),
-        Action("resign", Body, _resign),
-        Action("rematch", Body, _rematch, reply="rematch"),
-        Action("rematch-decline", Body, _rematch_decline),
-        Action("claim", Body, _claim),
-        Action("flag", Body, _flag),
+        Action("move", MoveBody, _move, summary="Play a move in the game's notation, quoting "
+               "the ply it answers (a stale move is refused)."),
+        Action("partial", PartialBody, _partial, changes=False, reply="partial",
+               summary="Part of a turn (backgammon's checkers one by one, Defiance's action "
+               "before its Command move): what may follow."),
+        Action("undo", Body, _undo, summary="Take back your last move (at one screen or "
+               "against the computer; not in rated games)."),
+        Action("undo-request", Body, _undo_request, summary="Ask your opponent to let you take "
+               "back your last move (between friends)."),
+        Action("undo-answer", AnswerBody, _undo_answer, summary="Answer your opponent's undo "
+               "request."),
+        Action("resign", Body, _resign, summary="Resign the game."),
+        Action("rematch", Body, _rematch, reply="rematch", summary="Offer or join the rematch "
+               "(sides swapped; the next game of a backgammon match)."),
+        Action("rematch-decline", Body, _rematch_decline, summary="Decline the rematch your "
+               "opponent offered."),
+        Action("claim", Body, _claim, summary="Claim the game your opponent left (after the "
+               "grace period, on your turn)."),
+        Action("flag", Body, _flag, summary="Say that the side to move ran out of time (the "
+               "server's clock decides)."),
     )
-}
+}  # fmt: skip
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -148,11 +170,15 @@ def describe(exc: ValidationError) -> str:
 
 
 async def perform(
-    action: Action, seat: Seat, message: dict[str, Any], *, view: bool = True
+    action: Action, seat: Seat, message: dict[str, Any] | Body, *, view: bool = True
 ) -> dict[str, Any]:
-    """Do ``action`` for ``seat``; the answer (for ``state`` actions, the seat's new view, or
-    nothing when ``view`` is false: a socket gets it with the broadcast anyway)."""
-    body = validated(action.body, message)
+    """Do ``action`` for ``seat`` with ``message`` (its body, read already or to read); the
+    answer (for ``state`` actions, the seat's new view, or nothing when ``view`` is false: a
+    socket gets it with the broadcast anyway)."""
+    if isinstance(message, action.body):
+        body = message
+    else:
+        body = validated(action.body, message if isinstance(message, dict) else dict(message))
     result = await action.run(seat, body)
     if action.reply == "state":
         if not view:

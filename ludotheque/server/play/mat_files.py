@@ -19,6 +19,7 @@ from ..errors import GameError, say
 from ..store.db import GameRow
 from .deps import ServiceDep
 from .routes import NOT_PUBLIC
+from .schemas import REFUSALS
 from .service import GameService
 from .session import GameSession
 
@@ -76,7 +77,10 @@ async def match_records(service: GameService, session: GameSession) -> list[Reco
     return [game.record for game in chain]
 
 
-@router.get("/api/games/{game_id}/match.mat")
+@router.get(
+    "/api/games/{game_id}/match.mat", response_class=Response, tags=["records"],
+    responses={200: {"content": {"text/plain": {}}, "description": "the .mat file"}, **REFUSALS},
+)  # fmt: skip
 async def api_match_file(game_id: str, service: ServiceDep) -> Response:
     """The ``.mat`` file of the match or money session a finished game belongs to."""
     session = await service.get(game_id)

@@ -23,9 +23,11 @@ from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.datastructures import Headers
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import GameError, say
+from ..i18n.languages import pick_language
 from ..metrics import refused
 from .shared_limits import SharedCounts
 
@@ -148,11 +150,13 @@ def origin_allowed(headers: Headers, allowed: tuple[str, ...]) -> bool:
 
 
 class Guard:
-    """ASGI middleware: body size limit and security headers."""
+    """ASGI middleware: body size and JSON nesting limits (before any route parses the body),
+    and security headers."""
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, max_depth: int = 0) -> None:
         self.app = app
         self.max_body = max_body
+        self.max_depth = max_depth
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -161,7 +165,7 @@ class Guard:
         limit = self.max_body
         length = Headers(scope=scope).get("content-length")
         if limit and length is not None and (not length.isdigit() or int(length) > limit):
-            await _too_large(send, limit)
+            await _refuse(send, scope, too_large(limit))
             return
         # bodies are small: read the whole body here (up to the limit), then hand it on
         chunks: list[bytes] = []
@@ -174,11 +178,21 @@ class Guard:
             chunk = message.get("body", b"")
             seen += len(chunk)
             if limit and seen > limit:
-                await _too_large(send, limit)
+                await _refuse(send, scope, too_large(limit))
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
+        # JSON nested deeper than a route needs is refused before it is parsed (a hundred
+        # thousand ``[`` would exhaust Python's recursion in the JSON reader)
+        json_like = body.lstrip()[:1] in (b"{", b"[")
+        if (
+            json_like
+            and self.max_depth
+            and nesting_depth(body.decode("utf-8", "replace")) > (self.max_depth)
+        ):
+            await _refuse(send, scope, too_deep(self.max_depth))
+            return
         given = False
 
         async def replay() -> Message:
@@ -199,14 +213,28 @@ class Guard:
         await self.app(scope, replay, with_headers)
 
 
-async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(
-        {"detail": f"this request is too large ({limit} bytes at most)", "code": "too-large"}
-    ).encode()
+def too_large(most: int) -> GameError:
+    return GameError(
+        say("this request is too large ({most} bytes at most)", most=most), "too-large", 413
+    )
+
+
+def too_deep(depth: int) -> GameError:
+    return GameError(
+        say("malformed message: nested more than {depth} levels deep", depth=depth),
+        "bad-request", 400,
+    )  # fmt: skip
+
+
+async def _refuse(send: Send, scope: Scope, error: GameError) -> None:
+    """Answer ``error`` before the app sees the request, in the language of its page."""
+    request = Request(scope)
+    lang = pick_language(request.cookies.get("lang"), request.headers.get("accept-language"))
+    body = json.dumps({"detail": error.in_language(lang), "code": error.code}).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": error.status,
             "headers": [(b"content-type", b"application/json"),
                         (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS],
         }

@@ -132,7 +132,7 @@ def error_page(request: Request, exc: GameError) -> HTMLResponse:
     )
 
 
-router = APIRouter(dependencies=[Depends(looking)])
+router = APIRouter(dependencies=[Depends(looking)], include_in_schema=False)
 
 
 def presets() -> dict[str, list[dict[str, str]]]:

@@ -1,0 +1,60 @@
+"""What the lobby's API answers, as Pydantic models (see ``play.schemas``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from ..play.schemas import Answer
+
+
+class SeekView(Answer):
+    """An open challenge, a quick-pairing seek, or a challenge to a named player."""
+
+    id: str
+    kind: str = Field(description="`open` or `quick`")
+    name: str | None = Field(description="who seeks (`null`: anonymous)")
+    rating: int
+    provisional: bool
+    game: str
+    ruleset: str
+    control: str | None = Field(description="the time control, e.g. `5+3`")
+    rated: bool
+    side: str | None = Field(description="the side the seeker plays (`null`: either)")
+    opponent: str | None = Field(description="the player challenged by name, if any")
+    mine: bool = Field(description="whether it is the reader's own")
+    to_me: bool = Field(description="whether it challenges the reader")
+
+
+class PlayingView(Answer):
+    """A lobby game being played, to watch."""
+
+    id: str
+    game: str
+    ruleset: str
+    control: str | None
+    rated: bool
+    players: dict[str, dict[str, Any]] = Field(description="side → name, rating, provisional")
+    url: str
+
+
+class LobbyView(Answer):
+    type: str = Field(description="always `lobby` (the same message as the lobby's socket)")
+    seeks: list[SeekView]
+    quick: SeekView | None = Field(description="the reader's own quick-pairing seek")
+    games: list[PlayingView]
+    signed_in: bool
+
+
+class SeekPosted(Answer):
+    id: str = Field(description="the new seek's id (to withdraw it)")
+
+
+class Accepted(Answer):
+    id: str = Field(description="the game made")
+    url: str = Field(description="where the acceptor plays it")
+
+
+class Done(Answer):
+    ok: bool

@@ -1,0 +1,74 @@
+"""The API's documentation page (``/docs``) in a real browser with no way out: every request to
+another origin is aborted, so the page must draw Swagger UI from the server alone, under the
+site's Content-Security-Policy, without a console error.
+
+Screenshots: ``docs`` (the page as it opens, 1366×768) and ``docs-operation`` (an operation
+opened, its parameters shown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import ConsoleMessage, Page, Route, expect
+
+from tests.browser.conftest import SHOTS, Server
+
+VIEWPORT = {"width": 1366, "height": 768}
+
+
+def operation(page: Page, method: str, path: str) -> str:
+    """The selector of Swagger UI's block for one operation (``post``, ``/api/games``)."""
+    return f'.opblock.opblock-{method}:has(.opblock-summary-path[data-path="{path}"])'
+
+
+def test_docs_draw_the_api_offline_under_the_policy(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page(viewport=VIEWPORT)
+    errors: list[str] = []
+    left: list[str] = []  # requests for another origin (aborted)
+    page.on("console", lambda m: _error(m, errors))
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+
+    def only_the_server(route: Route) -> None:
+        url = route.request.url
+        if url == server.url or url.startswith(server.url + "/"):
+            route.continue_()
+        else:
+            left.append(url)
+            route.abort()
+
+    page.route("**/*", only_the_server)
+    page.goto(server.url + "/docs")
+    expect(page.locator("h1")).to_have_text("API documentation")
+    # Swagger UI has read /openapi.json and drawn the operations
+    create = page.locator(operation(page, "post", "/api/games"))
+    state = page.locator(operation(page, "get", "/api/play/{token}"))
+    expect(create).to_be_visible()
+    expect(state).to_be_visible()
+    expect(create.locator(".opblock-summary-method")).to_have_text("POST")
+    assert page.locator(".opblock").count() > 10
+    expect(page.locator(".swagger-ui .info .title")).to_contain_text("Ludothèque")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "docs.png"))
+
+    # an operation opens to show its parameters
+    state.locator(".opblock-summary-control").click()
+    token = state.locator('.parameters tr[data-param-name="token"]')
+    expect(token).to_be_visible()
+    expect(token.locator(".parameter__name")).to_contain_text("token")
+    expect(token.locator(".parameter__in")).to_contain_text("path")
+    expect(state.locator(".responses-wrapper")).to_be_visible()
+    state.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "docs-operation.png"))
+
+    assert errors == [], errors
+    assert page.errors == []  # type: ignore[attr-defined]  # the conftest's CSP watch
+    assert left == [], f"requests left the server's origin: {left}"
+
+
+def _error(message: ConsoleMessage, errors: list[str]) -> None:
+    """Keep a console error (a refusal of the Content-Security-Policy is one)."""
+    if message.type == "error":
+        errors.append(f"console: {message.text}")
