@@ -361,17 +361,18 @@ def test_postgresql_killed_loses_no_acknowledged_move_and_nobody_stays_behind(
 
 @pytest.mark.xfail(
     strict=True,
-    reason='SERVER BUG: Worker.run (ludotheque/server/worker.py, `log.exception("the job queue '
-    'could not be read; trying again")`) writes a full traceback every second in every job '
-    "loop (each server's and each worker's) while the database is away",
+    reason="SERVER BUG: while the database is away, every job loop (each server's and each "
+    "worker's: Worker.run in ludotheque/server/worker.py, 'the job queue could not be read') "
+    "and each server's lobby loop (Lobby.run in ludotheque/server/lobby.py, 'the lobby's round "
+    "failed') log a full traceback (log.exception) every round, about once a second",
 )
 def test_server_bug_no_traceback_while_postgresql_is_down(
     durable: PgCluster, crashable: Deployment
 ) -> None:
     """SERVER BUG (expected to fail until fixed): PostgreSQL down for two seconds, a server
     and a worker idle; they answer 503 meanwhile and serve again afterwards, as they should,
-    but their job loops log a traceback a second each (a line would say it, as the rest of
-    the server does for a database away)."""
+    but their job loops and the server's lobby loop log a traceback a round each (a line
+    would say it, as the rest of the server does for a database away)."""
     d = crashable
     a, w = d.server("A"), d.worker("W")
     d.start(a, w)
