@@ -25,11 +25,14 @@ if "numpy" not in sys.modules:
 
 from .core import (
     CHANCE,
+    AmbiguousMove,
     Game,
     IllegalMove,
+    InvalidMove,
     InvalidPosition,
     Move,
     Outcome,
+    Refusal,
     State,
     UnknownGame,
     perft,
@@ -73,11 +76,14 @@ def load(name: str, ruleset: str | None = None) -> Game:
 
 __all__ = [
     "CHANCE",
+    "AmbiguousMove",
     "Game",
     "IllegalMove",
+    "InvalidMove",
     "InvalidPosition",
     "Move",
     "Outcome",
+    "Refusal",
     "State",
     "UnknownGame",
     "__version__",

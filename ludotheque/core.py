@@ -20,18 +20,103 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 CHANCE = "chance"
 """The value of ``State.to_move`` at a chance node."""
 
 
-class IllegalMove(ValueError):
+ParamValue = str | int | float | bool | list[str] | list[int] | list[float] | list[bool]
+"""What a refusal's parameter may be: plain JSON values, which a translator's format string can
+take (a side is its code, ``"white"``; a list stays a list)."""
+
+
+class Refusal(ValueError):
+    """An engine's refusal, as data: a stable ``code``, the English ``template`` and its
+    ``params``; ``str(exc)`` is the English message, ``template.format(**params)``.
+
+    Callers tell refusals apart by class and ``code``, never by reading the message (as
+    python-chess's ``IllegalMoveError`` and ``AmbiguousMoveError``), and a translator turns
+    ``code`` and ``params`` into another language. ``ludotheque.messages.catalogue()`` lists
+    every code the package raises with its template.
+
+    >>> exc = IllegalMove("{place} is occupied", code="occupied", place="a2")
+    >>> str(exc), exc.code, exc.params
+    ('a2 is occupied', 'occupied', {'place': 'a2'})
+
+    A bare message (code outside the package) keeps working: its code is the class's
+    ``default_code`` and its template the text itself (braces doubled, so that the template
+    still formats to the message).
+
+    >>> exc = IllegalMove("not now")
+    >>> exc.code, exc.template, exc.params
+    ('illegal', 'not now', {})
+    """
+
+    default_code: ClassVar[str] = "refused"
+    """The code of a refusal raised with a bare message."""
+
+    code: str
+    """A stable kebab-case name of the message template (``blocked-point``)."""
+    template: str
+    """The English message with ``{name}`` placeholders (``{text!r}`` for a ``repr``)."""
+    params: dict[str, ParamValue]
+    """The values the template takes."""
+
+    def __init__(
+        self, template: str = "", /, *, code: str | None = None, **params: ParamValue
+    ) -> None:
+        if code is None and not params:  # a bare message: the text is taken as it is
+            message = str(template)
+            self.template = message.replace("{", "{{").replace("}", "}}")
+        else:
+            message = template.format(**params)
+            self.template = template
+        self.code = type(self).default_code if code is None else code
+        self.params = params
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from its data (the default would call the class with the message alone, as
+        # a bare message), for the errors that cross process pools
+        extra = {k: v for k, v in self.__dict__.items() if k not in _REFUSAL_FIELDS}
+        return (_restore, (type(self), self.template, self.code, self.params), extra or None)
+
+
+_REFUSAL_FIELDS = frozenset({"code", "template", "params"})
+
+
+def _restore(
+    cls: type[Refusal], template: str, code: str, params: dict[str, ParamValue]
+) -> Refusal:
+    """A refusal from its pickled data (see ``Refusal.__reduce__``)."""
+    return cls(template, code=code, **params)
+
+
+class IllegalMove(Refusal):
     """A move (or chance outcome) that is malformed, unknown, ambiguous or not legal here."""
 
+    default_code = "illegal"
 
-class InvalidPosition(ValueError):
+
+class InvalidMove(IllegalMove):
+    """An ``IllegalMove`` whose text or value is no move of the game at all, whatever the
+    position: it cannot be read (python-chess's ``InvalidMoveError``)."""
+
+    default_code = "invalid-move"
+
+
+class AmbiguousMove(IllegalMove):
+    """An ``IllegalMove`` whose text names more than one legal move: the caller may offer the
+    choice (python-chess's ``AmbiguousMoveError``)."""
+
+    default_code = "ambiguous-move"
+
+
+class InvalidPosition(Refusal):
     """A position string (or other position description) that does not describe a valid position."""
+
+    default_code = "invalid-position"
 
 
 class UnknownGame(ValueError):
@@ -233,23 +318,39 @@ def perft_table(state: State, depth: int) -> list[int]:
 
 
 def describe_value(value: object) -> str:
-    """A short, safe description of a value for error messages."""
+    """A short, safe description of a value for error messages: ``42 (int)``."""
+    return "{value} ({type})".format(**described(value))
+
+
+def described(value: object) -> dict[str, ParamValue]:
+    """The parameters of a refusal that describes ``value`` as ``{value} ({type})``: its
+    ``repr`` cut to 60 characters and its type's name, apart so that a translator can name
+    the type in its own words.
+
+    >>> described(42)
+    {'value': '42', 'type': 'int'}
+    """
     text = repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
-    return f"{text} ({type(value).__name__})"
+    return {"value": text, "type": type(value).__name__}
 
 
 __all__ = [
     "CHANCE",
+    "AmbiguousMove",
     "Game",
     "IllegalMove",
+    "InvalidMove",
     "InvalidPosition",
     "Move",
     "Outcome",
+    "ParamValue",
+    "Refusal",
     "State",
     "UnknownGame",
     "describe_value",
+    "described",
     "perft",
     "perft_table",
 ]

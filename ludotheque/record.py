@@ -218,7 +218,12 @@ class Record:
         new state. With a dice seed, only the seeded outcome is accepted at a chance node."""
         over = self.outcome()
         if over is not None:
-            raise IllegalMove(f"the game is over ({over.winner or 'draw'}: {over.reason})")
+            raise IllegalMove(
+                "the game is over ({who}: {reason})",
+                code="record-over",
+                who=over.winner or "draw",
+                reason=over.reason,
+            )
         state = self.state
         if state.to_move == CHANCE:
             chosen = state.parse_move(move) if isinstance(move, str) else move
@@ -226,7 +231,10 @@ class Record:
                 expected = self._seeded(state)
                 if chosen != expected:
                     raise IllegalMove(
-                        f"the dice are not chosen: this roll is {expected}, not {chosen}"
+                        "the dice are not chosen: this roll is {expected}, not {chosen}",
+                        code="seeded-dice",
+                        expected=str(expected),
+                        chosen=str(chosen),
                     )
             nxt = state.play(chosen)
             self.chance.append(str(chosen))
@@ -243,9 +251,9 @@ class Record:
         """At a chance node: draw the next outcome from the record's seeded dice and play it."""
         state = self.state
         if state.to_move != CHANCE:
-            raise IllegalMove("there is nothing to roll now")
+            raise IllegalMove("there is nothing to roll now", code="nothing-to-roll")
         if self.seed is None:
-            raise IllegalMove("this record has no dice seed")
+            raise IllegalMove("this record has no dice seed", code="no-dice-seed")
         return self.play(self._seeded(state))
 
     def _seeded(self, state: State) -> Any:
@@ -262,7 +270,7 @@ class Record:
     def undo(self) -> State:
         """Take back the last ply (a move or a chance outcome); return the state before it."""
         if not self._kinds:
-            raise IllegalMove("there is nothing to undo")
+            raise IllegalMove("there is nothing to undo", code="nothing-to-undo")
         self.result = None
         self.ended = None
         gone = self._states.pop()
@@ -307,10 +315,15 @@ class Record:
         """``side`` resigns: the other side wins (reason ``resignation``)."""
         over = self.outcome()
         if over is not None:
-            raise IllegalMove("the game is already over")
+            raise IllegalMove("the game is already over", code="already-over")
         game = self.game_object
         if side not in game.sides:
-            raise IllegalMove(f"unknown side {side!r}; the sides are {', '.join(game.sides)}")
+            raise IllegalMove(
+                "unknown side {side!r}; the sides are {sides[0]}, {sides[1]}",
+                code="unknown-side",
+                side=side,
+                sides=list(game.sides),
+            )
         self.result = Outcome(game.opponent(side), RESIGNATION)
         self.ended = _now()
         return self.result
@@ -319,7 +332,7 @@ class Record:
         """The game was left unfinished for too long: it ends with no winner (``abandoned``)."""
         over = self.outcome()
         if over is not None:
-            raise IllegalMove("the game is already over")
+            raise IllegalMove("the game is already over", code="already-over")
         self.result = Outcome(None, ABANDONED)
         self.ended = _now()
         return self.result

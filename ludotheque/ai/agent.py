@@ -57,9 +57,11 @@ class OutOfTime(Exception):
 def decision_moves(state: State) -> list[Any]:
     """The legal moves, or a clear error when ``state`` is not a decision node."""
     if state.to_move is None:
-        raise IllegalMove("the game is over: there is no move to choose")
+        raise IllegalMove("the game is over: there is no move to choose", code="no-move-to-choose")
     if state.to_move == CHANCE:
-        raise IllegalMove("this is a chance node: the dice choose, not an agent")
+        raise IllegalMove(
+            "this is a chance node: the dice choose, not an agent", code="chance-node-to-choose"
+        )
     return list(state.legal_moves())
 
 

@@ -430,9 +430,12 @@ def _decision_side(state: State) -> str:
     """The side to move of a decision node, or ``IllegalMove``."""
     mover = state.to_move
     if mover is None:
-        raise IllegalMove("the game is over: there is no move to judge")
+        raise IllegalMove("the game is over: there is no move to judge", code="no-move-to-judge")
     if mover == CHANCE:
-        raise IllegalMove("the dice must be rolled first: give the position with its roll")
+        raise IllegalMove(
+            "the dice must be rolled first: give the position with its roll",
+            code="roll-before-review",
+        )
     return str(mover)
 
 

@@ -327,7 +327,11 @@ class BackgammonEncoding(Encoding):
     def _apply_chance(self, node: Node, outcome: int) -> Node:
         chosen = self._chance(node)[1].get(outcome)
         if chosen is None:
-            raise IllegalMove(f"chance outcome {outcome!r} cannot happen here")
+            raise IllegalMove(
+                "chance outcome {outcome} cannot happen here",
+                code="impossible-chance-outcome",
+                outcome=repr(outcome),
+            )
         state: Any = node.state
         side = state._side
         if side < 0:  # the opening roll: the engine decides who starts

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import CHANCE, Game, IllegalMove, InvalidPosition, Outcome, State
+from ..core import CHANCE, Game, IllegalMove, InvalidMove, InvalidPosition, Outcome, State
 from . import fast
 
 CHANCE_PLAYER = -1
@@ -300,11 +300,11 @@ class Encoding(ABC):
         return [o for o, _ in outcomes], _cumulative([p for _, p in outcomes])
 
     def _apply_chance(self, node: Node, outcome: int) -> Node:
-        raise IllegalMove(f"{self.name} has no chance nodes")
+        raise IllegalMove("{game} has no chance nodes", code="no-chance-nodes", game=self.name)
 
     def chance_text(self, node: Node, outcome: int) -> str:
         """A chance outcome in notation."""
-        raise IllegalMove(f"{self.name} has no chance nodes")
+        raise IllegalMove("{game} has no chance nodes", code="no-chance-nodes", game=self.name)
 
     # -- the shared machinery --------------------------------------------------------------
 
@@ -330,7 +330,12 @@ class Encoding(ABC):
         position string."""
         state = self.game.parse_position(position) if isinstance(position, str) else position
         if state.game is not self.game:
-            raise InvalidPosition(f"{state!r} is not a position of {self.game!r}")
+            raise InvalidPosition(
+                "{state} is not a position of {game}",
+                code="position-of-another-game",
+                state=repr(state),
+                game=repr(self.game),
+            )
         if self.repetition is None:
             return self._node(state, 0, (), None)
         return self._node(state, 0, (hash(state),), (self._kept(state), 1, None))
@@ -394,9 +399,23 @@ class Encoding(ABC):
 
     def _illegal(self, node: Node, action: object) -> IllegalMove:
         """The error for an action that is not legal at ``node``."""
-        if node.outcome is not None:
-            return IllegalMove(f"the game is over ({_words(node.outcome)})")
-        return IllegalMove(f"action {action!r} is not legal here")
+        outcome = node.outcome
+        if outcome is not None and outcome.winner is not None:
+            return IllegalMove(
+                "the game is over ({winner} won: {reason})",
+                code="game-over",
+                winner=outcome.winner,
+                reason=outcome.reason,
+            )
+        if outcome is not None and outcome.reason != UNFINISHED:
+            return IllegalMove(
+                "the game is over (draw: {reason})", code="game-drawn", reason=outcome.reason
+            )
+        if outcome is not None:
+            return IllegalMove("the game is over (unfinished)", code="game-unfinished")
+        return IllegalMove(
+            "action {action} is not legal here", code="illegal-action", action=repr(action)
+        )
 
     def observation(self, node: Node, player: int) -> Observation:
         """A new observation array of ``node`` for ``player``."""
@@ -494,7 +513,9 @@ def _rebuild(name: str, ruleset: str, max_turns: int) -> Encoding:
 def _as_action(value: object) -> int:
     """An action given as another kind of integer (a NumPy one); ``IllegalMove`` otherwise."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise IllegalMove(f"an action is an integer, not {value!r}")
+        raise InvalidMove(
+            "an action is an integer, not {action}", code="action-not-integer", action=repr(value)
+        )
     return int(value.__index__())
 
 

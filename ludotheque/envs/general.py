@@ -409,7 +409,12 @@ class GeneralEncoding(Encoding):
     def node_at(self, position: State | str) -> Node:
         state = self.game.parse_position(position) if isinstance(position, str) else position
         if state.game is not self.game:
-            raise InvalidPosition(f"{state!r} is not a position of {self.game!r}")
+            raise InvalidPosition(
+                "{state} is not a position of {game}",
+                code="position-of-another-game",
+                state=repr(state),
+                game=repr(self.game),
+            )
         key = key_of(state)
         node = self._node_of(key, pack((key,)), 1, legal_at(key), 0, key >> SIDE_BIT & 1)
         node.state = state

@@ -51,7 +51,7 @@ from pettingzoo.utils.env_logger import (  # type: ignore[import-untyped, import
     EnvLogger,
 )
 
-from ..core import IllegalMove
+from ..core import IllegalMove, InvalidMove
 from . import encoding as make_encoding
 from .base import CHANCE_PLAYER, INT8, Node
 
@@ -205,7 +205,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
 def _as_int(action: Any) -> int:
     """An action given as another integer type (NumPy's); anything else is no action."""
     if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-        raise IllegalMove(f"an action is an integer, not {action!r}")
+        raise InvalidMove(
+            "an action is an integer, not {action}", code="action-not-integer", action=repr(action)
+        )
     return int(action)
 
 

@@ -1,11 +1,11 @@
 """The engines' refusals in French (``server/engine_words.py``).
 
 Every message an engine raises has its French: the messages are read from the engines' sources
-(every ``IllegalMove(...)`` / ``InvalidPosition(...)`` whose text is a string, an f-string or a
-sum of them), so that the check follows the engines as they change, and no French entry may
-outlive its message. What the engines build elsewhere (help texts, the reason a move fails)
-is checked by playing bad positions and illegal moves through the public API and reading the
-French that comes out. A French page gets that French on the API and on the WebSocket.
+(the templates of their coded refusals, ``ludotheque.messages``), so that the check follows the
+engines as they change, and no French entry may outlive its message. What the engines build
+elsewhere (help texts, the reason a move fails) is checked by playing bad positions and illegal
+moves through the public API and reading the French that comes out. A French page gets that
+French on the API and on the WebSocket.
 """
 
 from __future__ import annotations
@@ -25,138 +25,77 @@ from hypothesis import strategies as st
 
 import ludotheque
 from ludotheque import CHANCE, IllegalMove, InvalidPosition, load
+from ludotheque.messages import raise_sites
 from ludotheque.record import Record
-from ludotheque.server.i18n.engine_words import MESSAGES, NNBSP, PARTS, french, shape
+from ludotheque.server.i18n.engine_words import MESSAGES, NNBSP, PARTS, french
 from tests.server.conftest import new_game, token_of
 
 PACKAGE = Path(ludotheque.__file__).parent
 SOURCES = [*sorted((PACKAGE / "games").rglob("*.py")), PACKAGE / "record.py"]
-ERRORS = {"IllegalMove", "InvalidPosition"}
 FR = {"accept-language": "fr-FR,fr;q=0.9"}
 
 
 # -- reading the engines' messages from their sources ------------------------------------------
 
-Pieces = list[str]  # literal text, with "{}" / "{!r}" for each value
+
+def engine_templates() -> dict[str, str]:
+    """Every message template the games and records raise (template -> where), as the
+    catalogue of coded refusals reads them from the sources (``ludotheque.messages``)."""
+    return {
+        site.template: f"{site.path}:{site.line}"
+        for site in raise_sites()
+        if site.template is not None and site.path.startswith(("games/", "record.py"))
+    }
 
 
-def _pieces(node: ast.expr, expand: bool) -> list[Pieces] | None:
-    """The texts a string expression can make, as templates (one for each branch of an ``if``
-    inside it); ``expand``: a value chosen between string constants counts as those strings
-    (``f"the {'Rebel' if r else 'Imperial'} Command"``). ``None``: not a string expression."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [[node.value.replace("{", "{{")]]
-    if isinstance(node, ast.JoinedStr):
-        out: list[Pieces] = [[]]
-        for part in node.values:
-            if isinstance(part, ast.Constant):
-                out = [[*p, str(part.value)] for p in out]
-                continue
-            assert isinstance(part, ast.FormattedValue)
-            inner = _pieces(part.value, expand) if expand else None
-            if inner is not None and isinstance(part.value, ast.IfExp):
-                out = [p + q for p in out for q in inner]
-            else:
-                out = [[*p, "{!r}" if part.conversion == ord("r") else "{}"] for p in out]
-        return out
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _pieces(node.left, expand), _pieces(node.right, expand)
-        if left is None or right is None:
-            return None
-        return [a + b for a in left for b in right]
-    if isinstance(node, ast.IfExp):
-        body, orelse = _pieces(node.body, expand), _pieces(node.orelse, expand)
-        if body is None or orelse is None:
-            return None
-        return body + orelse
-    return None
-
-
-def _error_names(function: ast.AST) -> set[str]:
-    """The error classes a function may raise by name: the two errors, and its parameters
-    typed as one of them (``read_number``'s ``error``)."""
-    names = set(ERRORS)
-    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        for arg in function.args.args + function.args.kwonlyargs:
-            if arg.annotation is not None and ERRORS & set(
-                re.findall(r"\w+", ast.unparse(arg.annotation))
-            ):
-                names.add(arg.arg)
-    return names
-
-
-def _raise_sites() -> Iterator[tuple[str, ast.Call, set[str]]]:
-    for path in SOURCES:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        functions = [
-            n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-        ]
-        scopes: list[tuple[ast.AST, set[str]]] = [(tree, set(ERRORS))]
-        scopes += [(f, _error_names(f)) for f in functions]
-        seen: set[int] = set()
-        for scope, names in reversed(scopes):  # the innermost function first
-            for node in ast.walk(scope):
-                if not isinstance(node, ast.Call) or id(node) in seen:
-                    continue
-                func = node.func
-                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-                if name in names:
-                    seen.add(id(node))
-                    yield f"{path.relative_to(PACKAGE)}:{node.lineno}", node, names
-
-
-def engine_messages() -> tuple[dict[str, str], list[str]]:
-    """Every message template raised in the engines' sources (shape -> where), and the raise
-    sites whose message is built elsewhere (a variable, a call)."""
-    found: dict[str, str] = {}
-    elsewhere: list[str] = []
-    for where, call, _ in _raise_sites():
-        if not call.args:
-            continue
-        variants = _pieces(call.args[0], expand=False)
-        if variants is None:
-            elsewhere.append(f"{where}: {ast.unparse(call.args[0])}")
-            continue
-        for pieces in variants:
-            found.setdefault("".join(pieces), where)
-    return found, elsewhere
-
-
-def engine_strings() -> set[str]:
-    """The shape of every string the engines write (messages, help texts, reasons)."""
-    shapes: set[str] = set()
+def engine_strings() -> list[str]:
+    """Every string the engines write: their message templates, and the string constants and
+    f-strings of their sources (help texts, reasons)."""
+    strings = list(engine_templates())
     for path in SOURCES:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp)):
-                for expand in (False, True):
-                    for pieces in _pieces(node, expand) or []:
-                        shapes.add("".join(pieces))
-    return shapes
+            if isinstance(node, (ast.Constant, ast.JoinedStr)):
+                strings.append(
+                    ast.unparse(node) if isinstance(node, ast.JoinedStr) else str(node.value)
+                )
+    return strings
+
+
+def _reads_as(english: str) -> re.Pattern[str]:
+    """A template of this module as a loose pattern: each of its values any text. The engines'
+    coded templates may name their values otherwise (``{sides[0]}, {sides[1]}`` for a list, a
+    reason written out where a ``{failure}`` was): an engine template reads as an entry here
+    when the entry's words surround the engine's placeholders."""
+    return re.compile(_pattern(english), re.DOTALL)
 
 
 def test_the_reading_of_the_sources_finds_the_messages() -> None:
-    found, _ = engine_messages()
-    assert len(found) > 150  # about 215 raise sites; a broken reader would find few
-    assert "{} is occupied" in found
-    assert "{!r} in {} is not a number: write numbers with the digits 0–9" in found  # error(...)
-    assert "{!r} is not legal with {}: {}" in found and "{!r} is not legal with {}" in found
+    found = engine_templates()
+    assert len(found) > 150  # about 240 raise sites; a broken reader would find few
+    assert "{place} is occupied" in found
+    assert "{shown!r} in a {where} is not a number: write numbers with the digits 0–9" in found
+    assert "{text!r} is not legal with {roll}" in found
+    assert any(t.startswith("{text!r} is not legal with {roll}: ") for t in found)
 
 
 def test_every_message_the_engines_raise_has_its_french() -> None:
-    found, elsewhere = engine_messages()
-    assert not elsewhere, f"messages built away from their raise: exercise them below {elsewhere}"
-    known = {shape(en) for en, _ in MESSAGES}
-    missing = sorted(f"{where}: {text}" for text, where in found.items() if text not in known)
+    found = engine_templates()
+    entries = [(en, _reads_as(en)) for en, _ in MESSAGES]
+    missing = sorted(
+        f"{where}: {text}"
+        for text, where in found.items()
+        if not any(pattern.fullmatch(text) for _, pattern in entries)
+    )
     assert not missing, "engine messages without French in engine_words.MESSAGES:\n" + "\n".join(
         missing
     )
-    stale = sorted(en for en, _ in MESSAGES if shape(en) not in found)
+    stale = sorted(en for en, pattern in entries if not any(pattern.fullmatch(t) for t in found))
     assert not stale, f"French for messages no engine raises any more: {stale}"
 
 
 def test_every_phrase_is_still_written_by_an_engine() -> None:
     strings = engine_strings()
-    stale = sorted(en for en, _ in PARTS if shape(en) not in strings)
+    stale = sorted(en for en, _ in PARTS if not any(_reads_as(en).search(text) for text in strings))
     assert not stale, f"French for phrases no engine writes any more: {stale}"
 
 

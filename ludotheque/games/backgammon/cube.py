@@ -158,23 +158,39 @@ def match(length: int, score: tuple[int, int] = (0, 0), crawford: bool = False) 
 def check_match(length: int, score: tuple[int, int], crawford: bool) -> None:
     """Raise ``InvalidPosition`` unless a game can be played at this match score."""
     if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
-        raise InvalidPosition(f"a match is 1 to {MAX_LENGTH} points long, not {length!r}")
+        raise InvalidPosition(
+            "a match is 1 to {most} points long, not {length}",
+            code="bad-match-length",
+            most=MAX_LENGTH,
+            length=repr(length),
+        )
     if (
         not isinstance(score, tuple | list)
         or len(score) != 2
         or not all(isinstance(s, int) and not isinstance(s, bool) for s in score)
     ):
-        raise InvalidPosition(f"a match score is two whole numbers, not {score!r}")
+        raise InvalidPosition(
+            "a match score is two whole numbers, not {score}",
+            code="bad-match-score",
+            score=repr(score),
+        )
     if not all(0 <= s < length for s in score):
         raise InvalidPosition(
-            f"at {score[0]}-{score[1]} a match to {length} is over (or the score is negative)"
+            "at {white}-{black} a match to {length} is over (or the score is negative)",
+            code="match-over",
+            white=score[0],
+            black=score[1],
+            length=length,
         )
     if crawford and max(score) != length - 1:
         raise InvalidPosition(
-            "the Crawford game is played when a side needs one point to win the match"
+            "the Crawford game is played when a side needs one point to win the match",
+            code="crawford-not-due",
         )
     if crawford and min(score) == length - 1:
-        raise InvalidPosition("at double match point there is no Crawford game")
+        raise InvalidPosition(
+            "at double match point there is no Crawford game", code="crawford-at-double-match-point"
+        )
 
 
 def next_crawford(stakes: Stakes, score: tuple[int, int]) -> bool:
@@ -225,43 +241,62 @@ def tail(stakes: Stakes) -> str:
 
 _CUBE_RE = re.compile(r"(\d+)([wb]?)", re.ASCII)
 _SCORE_RE = re.compile(r"(\d+)-(\d+)", re.ASCII)
-TAIL_HELP = (
-    "after the dice come 'cube N' (with 'w' or 'b' when a side owns it), then as they apply "
-    "'rolling', 'doubled', 'resign single|gammon|backgammon', 'dropped w|b', "
-    "'resigned w|b single|gammon|backgammon', 'jacoby', 'match N W-B' and 'crawford'"
-)
 
 
 def parse_tail(text: str, kind: str) -> Stakes:
     """Read the fields after the dice for a ``money`` or ``match`` game (see ``tail``)."""
     tokens = text.lower().split()
     if len(tokens) < 2 or tokens[0] != "cube":
-        raise InvalidPosition(f"this ruleset plays with the doubling cube: {TAIL_HELP}")
+        raise InvalidPosition(
+            "this ruleset plays with the doubling cube: after the dice come 'cube N' (with 'w' "
+            "or 'b' when a side owns it), then as they apply 'rolling', 'doubled', 'resign "
+            "single|gammon|backgammon', 'dropped w|b', 'resigned w|b "
+            "single|gammon|backgammon', 'jacoby', 'match N W-B' and 'crawford'",
+            code="cube-missing",
+        )
     found = _CUBE_RE.fullmatch(tokens[1])
     if found is None or len(found[1]) > 6:
-        raise InvalidPosition(f"the cube reads like 'cube 1', 'cube 2w' or 'cube 4b', not "
-                              f"'cube {tokens[1]}'")  # fmt: skip
+        raise InvalidPosition(
+            "the cube reads like 'cube 1', 'cube 2w' or 'cube 4b', not 'cube {token}'",
+            code="unreadable-cube",
+            token=tokens[1],
+        )
     value = int(found[1])
     if value < 1 or value > MAX_CUBE or value & (value - 1):
-        raise InvalidPosition(f"the cube's value is a power of two up to {MAX_CUBE}, not {value}")
+        raise InvalidPosition(
+            "the cube's value is a power of two up to {most}, not {value}",
+            code="bad-cube-value",
+            most=MAX_CUBE,
+            value=value,
+        )
     owner = _LETTERS.index(found[2]) if found[2] else -1
     if owner < 0 and value != 1:
-        raise InvalidPosition(f"a cube at {value} has been turned: write who owns it (w or b)")
+        raise InvalidPosition(
+            "a cube at {value} has been turned: write who owns it (w or b)",
+            code="cube-owner-missing",
+            value=value,
+        )
     if owner >= 0 and value == 1:
-        raise InvalidPosition("a cube at 1 is in the middle: nobody owns it before a double")
+        raise InvalidPosition(
+            "a cube at 1 is in the middle: nobody owns it before a double",
+            code="centred-cube-owned",
+        )
     fields: dict[str, object] = {"value": value, "owner": owner}
     i = 2
     seen: set[str] = set()
     while i < len(tokens):
         word = tokens[i]
         if word in seen:
-            raise InvalidPosition(f"{word!r} is written twice")
+            raise InvalidPosition("{word!r} is written twice", code="written-twice", word=word)
         seen.add(word)
         if word in ("dropped", "resigned") and "ended" in fields:
-            raise InvalidPosition("a game ends one way: write 'dropped' or 'resigned', not both")
+            raise InvalidPosition(
+                "a game ends one way: write 'dropped' or 'resigned', not both",
+                code="dropped-and-resigned",
+            )
         if word in ("rolling", "doubled"):
             if "pending" in fields:
-                raise InvalidPosition("only one decision can be pending")
+                raise InvalidPosition("only one decision can be pending", code="two-decisions")
             fields["pending"] = ROLLING if word == "rolling" else DOUBLED
             i += 1
         elif word == "resign":
@@ -269,15 +304,18 @@ def parse_tail(text: str, kind: str) -> Stakes:
             if "pending" in fields or i + 1 >= len(tokens) or tokens[i + 1] not in names:
                 raise InvalidPosition(
                     "a resignation reads 'resign single', 'resign gammon' or 'resign "
-                    "backgammon', alone as the pending decision"
+                    "backgammon', alone as the pending decision",
+                    code="unreadable-resignation",
                 )
             fields["pending"] = RESIGNING
             fields["offer"] = RESIGN_NAMES.index(tokens[i + 1])
             i += 2
         elif word == "dropped":
             if i + 1 >= len(tokens) or tokens[i + 1] not in ("w", "b"):
-                raise InvalidPosition("a dropped double reads 'dropped w' or 'dropped b' (who "
-                                      "dropped)")  # fmt: skip
+                raise InvalidPosition(
+                    "a dropped double reads 'dropped w' or 'dropped b' (who dropped)",
+                    code="unreadable-drop",
+                )
             fields["ended"] = DROPPED
             fields["loser"] = _LETTERS.index(tokens[i + 1])
             i += 2
@@ -287,30 +325,43 @@ def parse_tail(text: str, kind: str) -> Stakes:
                 or tokens[i + 1] not in ("w", "b")
                 or tokens[i + 2] not in RESIGN_NAMES[1:]
             ):
-                raise InvalidPosition("an accepted resignation reads 'resigned w gammon' (who "
-                                      "resigned, and what)")  # fmt: skip
+                raise InvalidPosition(
+                    "an accepted resignation reads 'resigned w gammon' (who resigned, and what)",
+                    code="unreadable-accepted-resignation",
+                )
             fields["ended"] = RESIGNED
             fields["loser"] = _LETTERS.index(tokens[i + 1])
             fields["offer"] = RESIGN_NAMES.index(tokens[i + 2])
             i += 3
         elif word == "jacoby":
             if kind != MONEY:
-                raise InvalidPosition("the Jacoby rule is for money play, not matches")
+                raise InvalidPosition(
+                    "the Jacoby rule is for money play, not matches", code="jacoby-in-match"
+                )
             fields["jacoby"] = True
             i += 1
         elif word == "match":
             if kind != MATCH:
-                raise InvalidPosition("this is a money game: load the 'match' ruleset for a match")
+                raise InvalidPosition(
+                    "this is a money game: load the 'match' ruleset for a match",
+                    code="match-in-money-game",
+                )
             if i + 2 >= len(tokens):
-                raise InvalidPosition("a match reads 'match 7 2-3' (its length, white's score "
-                                      "and black's)")  # fmt: skip
+                raise InvalidPosition(
+                    "a match reads 'match 7 2-3' (its length, white's score and black's)",
+                    code="unreadable-match",
+                )
             length_text, score_text = tokens[i + 1], tokens[i + 2]
             score_match = _SCORE_RE.fullmatch(score_text)
             if not length_text.isascii() or not length_text.isdigit() or score_match is None:
-                raise InvalidPosition("a match reads 'match 7 2-3' (its length, white's score "
-                                      "and black's)")  # fmt: skip
+                raise InvalidPosition(
+                    "a match reads 'match 7 2-3' (its length, white's score and black's)",
+                    code="unreadable-match",
+                )
             if len(length_text) > 3 or len(score_match[1]) > 3 or len(score_match[2]) > 3:
-                raise InvalidPosition(f"a match is 1 to {MAX_LENGTH} points long")
+                raise InvalidPosition(
+                    "a match is 1 to {most} points long", code="match-too-long", most=MAX_LENGTH
+                )
             fields["length"] = int(length_text)
             fields["score"] = (int(score_match[1]), int(score_match[2]))
             i += 3
@@ -318,16 +369,30 @@ def parse_tail(text: str, kind: str) -> Stakes:
             fields["crawford"] = True
             i += 1
         else:
-            raise InvalidPosition(f"cannot read {word!r}: {TAIL_HELP}")
+            raise InvalidPosition(
+                "cannot read {text!r}: after the dice come 'cube N' (with 'w' or 'b' when a "
+                "side owns it), then as they apply 'rolling', 'doubled', 'resign "
+                "single|gammon|backgammon', 'dropped w|b', 'resigned w|b "
+                "single|gammon|backgammon', 'jacoby', 'match N W-B' and 'crawford'",
+                code="unreadable-cube-field",
+                text=word,
+            )
     if kind == MATCH and "length" not in fields:
-        raise InvalidPosition("a match position gives the match: 'match 7 2-3'")
+        raise InvalidPosition(
+            "a match position gives the match: 'match 7 2-3'", code="match-missing"
+        )
     if "crawford" in fields and "length" not in fields:
-        raise InvalidPosition("the Crawford game belongs to a match")
+        raise InvalidPosition("the Crawford game belongs to a match", code="crawford-without-match")
     stakes = Stakes(**fields)  # type: ignore[arg-type]
     if "length" in fields:  # "match 0 0-0" too: a match of 0 points is no match
         check_match(stakes.length, stakes.score, stakes.crawford)
         if stakes.crawford and stakes.value != 1:
-            raise InvalidPosition("nobody doubles in the Crawford game: its cube stays at 1")
+            raise InvalidPosition(
+                "nobody doubles in the Crawford game: its cube stays at 1",
+                code="crawford-cube-turned",
+            )
     if stakes.ended and stakes.pending:
-        raise InvalidPosition("a finished game has no pending decision")
+        raise InvalidPosition(
+            "a finished game has no pending decision", code="finished-with-decision"
+        )
     return stakes

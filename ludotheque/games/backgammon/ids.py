@@ -29,7 +29,7 @@ import base64
 import binascii
 from typing import TYPE_CHECKING
 
-from ...core import InvalidPosition, describe_value
+from ...core import InvalidPosition, described
 from . import board as B
 from .cube import DOUBLED, DROPPED, NONE, RESIGNED, RESIGNING, Stakes
 
@@ -135,12 +135,25 @@ def gnubg_match_id(state: BackgammonState) -> str:
 
 
 def _decode(text: str, length: int, what: str) -> bytes:
+    """The bytes of a GNU Backgammon ``what`` (``"Position ID"`` or ``"Match ID"``, the
+    refusals' ``what``), ``length`` characters of base64."""
     if len(text) != length:
-        raise InvalidPosition(f"a {what} has {length} characters, not {len(text)}")
+        raise InvalidPosition(
+            "a GNU Backgammon {what} has {length} characters, not {count}",
+            code="gnubg-id-length",
+            what=what,
+            length=length,
+            count=len(text),
+        )
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError):
-        raise InvalidPosition(f"{text!r} is not a {what} (base64 expected)") from None
+        raise InvalidPosition(
+            "{text!r} is not a GNU Backgammon {what} (base64 expected)",
+            code="gnubg-id-not-base64",
+            text=text,
+            what=what,
+        ) from None
     return raw
 
 
@@ -157,23 +170,38 @@ def _read_key(key: bytes) -> tuple[list[int], list[int]]:
             i += 1
         sides.append(counts)
     if i > 81:
-        raise InvalidPosition("the Position ID has too many checkers")
+        raise InvalidPosition(
+            "the Position ID has too many checkers", code="position-id-too-many-checkers"
+        )
     return sides[0], sides[1]
 
 
 def from_gnubg(game: BackgammonGame, text: str) -> BackgammonState:
     """See ``BackgammonGame.from_gnubg_id``."""
     if not isinstance(text, str):
-        raise InvalidPosition(f"a GNU Backgammon ID is a string, not {describe_value(text)}")
+        raise InvalidPosition(
+            "a GNU Backgammon ID is a string, not {value} ({type})",
+            code="gnubg-id-not-text",
+            **described(text),
+        )
     pid, _, mid = text.strip().partition(":")
-    first, second = _read_key(_decode(pid, 14, "GNU Backgammon Position ID"))
-    for counts, who in ((first, "one side"), (second, "the other side")):
-        if sum(counts) > B.CHECKERS:
-            raise InvalidPosition(f"the Position ID gives {who} {sum(counts)} checkers; max 15")
+    first, second = _read_key(_decode(pid, 14, "Position ID"))
+    if sum(first) > B.CHECKERS:
+        raise InvalidPosition(
+            "the Position ID gives one side {count} checkers; max 15",
+            code="position-id-side-over-15",
+            count=sum(first),
+        )
+    if sum(second) > B.CHECKERS:
+        raise InvalidPosition(
+            "the Position ID gives the other side {count} checkers; max 15",
+            code="position-id-other-side-over-15",
+            count=sum(second),
+        )
     on_roll, dice, state_code = 0, None, 1
     raw = 0
     if mid:
-        raw = int.from_bytes(_decode(mid, 12, "GNU Backgammon Match ID"), "little")
+        raw = int.from_bytes(_decode(mid, 12, "Match ID"), "little")
         on_roll = (raw >> 6) & 1
         state_code = (raw >> 8) & 7
         d1, d2 = (raw >> 15) & 7, (raw >> 18) & 7
@@ -205,7 +233,9 @@ def _match_id_stakes(
     cube = 1 << (raw & 15)
     owner_code = (raw >> 4) & 3
     if owner_code == 2:
-        raise InvalidPosition("the Match ID's cube owner is 0, 1 or 3 (centred), not 2")
+        raise InvalidPosition(
+            "the Match ID's cube owner is 0, 1 or 3 (centred), not 2", code="match-id-cube-owner"
+        )
     owner = -1 if owner_code == 3 else owner_code
     crawford = bool((raw >> 7) & 1)
     turn = (raw >> 11) & 1
@@ -214,31 +244,52 @@ def _match_id_stakes(
     length = (raw >> 21) & 0x7FFF
     scores = ((raw >> 36) & 0x7FFF, (raw >> 51) & 0x7FFF)
     if game.stakes_kind == "money" and length:
-        raise InvalidPosition(f"this Match ID is a {length}-point match: load the 'match' ruleset")
+        raise InvalidPosition(
+            "this Match ID is a {length}-point match: load the 'match' ruleset",
+            code="match-id-is-match",
+            length=length,
+        )
     if game.stakes_kind == "match" and not length:
-        raise InvalidPosition("this Match ID is a money game: load the 'money' ruleset")
+        raise InvalidPosition(
+            "this Match ID is a money game: load the 'money' ruleset", code="match-id-is-money"
+        )
     pending, offer, ended, loser = NONE, 0, 0, -1
     # a game ended by a drop or a resignation: the side on roll doubled or resigned, the side
     # on turn answered (as for a pending double or offer below)
     if state_code == 4 and turn == on_roll:
-        raise InvalidPosition("in the Match ID a double is answered by the side not on roll")
+        raise InvalidPosition(
+            "in the Match ID a double is answered by the side not on roll",
+            code="match-id-double-answer",
+        )
     if state_code == 3 and turn == on_roll:
-        raise InvalidPosition("this Match ID has the side not on roll resigning: only the "
-                              "side on roll offers to resign here")  # fmt: skip
+        raise InvalidPosition(
+            "this Match ID has the side not on roll resigning: only the side on roll offers to "
+            "resign here",
+            code="match-id-resigner",
+        )
     if state_code == 3:
         ended, offer, loser = RESIGNED, resign, on_roll
         if not resign:
-            raise InvalidPosition("the Match ID says the game was resigned, but not what")
+            raise InvalidPosition(
+                "the Match ID says the game was resigned, but not what",
+                code="match-id-resignation-value",
+            )
     elif state_code == 4:
         ended, loser = DROPPED, turn
     elif doubled:
         if turn == on_roll:
-            raise InvalidPosition("in the Match ID a double is answered by the side not on roll")
+            raise InvalidPosition(
+                "in the Match ID a double is answered by the side not on roll",
+                code="match-id-double-answer",
+            )
         pending = DOUBLED
     elif resign:
         if turn == on_roll:
-            raise InvalidPosition("this Match ID has the side not on roll resigning: only the "
-                                  "side on roll offers to resign here")  # fmt: skip
+            raise InvalidPosition(
+                "this Match ID has the side not on roll resigning: only the side on roll offers "
+                "to resign here",
+                code="match-id-resigner",
+            )
         pending, offer = RESIGNING, resign
     text = Stakes(
         value=cube, owner=owner, pending=pending, offer=offer, ended=ended, loser=loser,
@@ -293,7 +344,9 @@ def to_xgid(state: BackgammonState) -> str:
 def from_xgid(game: BackgammonGame, text: str) -> BackgammonState:
     """See ``BackgammonGame.from_xgid``."""
     if not isinstance(text, str):
-        raise InvalidPosition(f"an XGID is a string, not {describe_value(text)}")
+        raise InvalidPosition(
+            "an XGID is a string, not {value} ({type})", code="xgid-not-text", **described(text)
+        )
     body = text.strip()
     prefix = body[:5]  # ASCII only: "xgıd=".upper() is "XGID=" too
     if prefix.isascii() and prefix.upper() == "XGID=":
@@ -301,11 +354,16 @@ def from_xgid(game: BackgammonGame, text: str) -> BackgammonState:
     fields = body.split(":")
     if len(fields) < 5:
         raise InvalidPosition(
-            "an XGID reads like 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'"
+            "an XGID reads like 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'",
+            code="unreadable-xgid",
         )
     board, turn_text, dice_text = fields[0], fields[3], fields[4]
     if len(board) != 26:
-        raise InvalidPosition(f"an XGID board has 26 characters, not {len(board)}")
+        raise InvalidPosition(
+            "an XGID board has 26 characters, not {count}",
+            code="xgid-board-length",
+            count=len(board),
+        )
     white = [0] * 26
     black = [0] * 26
     for i, ch in enumerate(board):
@@ -316,29 +374,44 @@ def from_xgid(game: BackgammonGame, text: str) -> BackgammonState:
         elif "a" <= ch <= "p":
             n, mine = ord(ch) - ord("a") + 1, False
         else:
-            raise InvalidPosition(f"an XGID board holds '-', A–P or a–p, not {ch!r}")
+            raise InvalidPosition(
+                "an XGID board holds '-', A–P or a–p, not {char!r}",
+                code="xgid-board-character",
+                char=ch,
+            )
         if i == 0:
             if mine:
-                raise InvalidPosition("XGID: the first character is the top player's bar")
+                raise InvalidPosition(
+                    "XGID: the first character is the top player's bar", code="xgid-top-bar"
+                )
             black[B.BAR] = n
         elif i == 25:
             if not mine:
-                raise InvalidPosition("XGID: the last character is the bottom player's bar")
+                raise InvalidPosition(
+                    "XGID: the last character is the bottom player's bar",
+                    code="xgid-bottom-bar",
+                )
             white[B.BAR] = n
         elif mine:
             white[i] = n
         else:
             black[25 - i] = n
     if turn_text not in ("1", "-1"):
-        raise InvalidPosition(f"XGID turn is 1 (bottom) or -1 (top), not {turn_text!r}")
+        raise InvalidPosition(
+            "XGID turn is 1 (bottom) or -1 (top), not {turn!r}", code="xgid-turn", turn=turn_text
+        )
     side: str | None = "white" if turn_text == "1" else "black"
     dice: str | None = None
     if len(dice_text) == 2 and all(c in "123456" for c in dice_text):
         dice = dice_text
     elif dice_text not in ("00", "D", "B", "R"):
-        raise InvalidPosition(f"XGID dice are two digits 1–6 or 00, not {dice_text!r}")
+        raise InvalidPosition(
+            "XGID dice are two digits 1–6 or 00, not {dice!r}", code="xgid-dice", dice=dice_text
+        )
     if sum(white) >= B.CHECKERS + 1 or sum(black) >= B.CHECKERS + 1:
-        raise InvalidPosition("an XGID side has more than 15 checkers")
+        raise InvalidPosition(
+            "an XGID side has more than 15 checkers", code="xgid-too-many-checkers"
+        )
     stakes = _xgid_stakes(game, fields, dice_text) if game.has_stakes else None
     if sum(white) == 0 or sum(black) == 0:
         side, dice = None, None
@@ -348,36 +421,52 @@ def from_xgid(game: BackgammonGame, text: str) -> BackgammonState:
 
 
 def _xgid_number(text: str, what: str) -> int:
+    """The whole number of an XGID field; ``what`` names the field (the refusal's ``what``:
+    ``cube``, ``cube position``, ``score``, ``Crawford/Jacoby field`` or ``match length``)."""
     body = text[1:] if text.startswith("-") else text
     if not body.isascii() or not body.isdigit() or len(body) > 6:
-        raise InvalidPosition(f"the XGID's {what} is a whole number, not {text!r}")
+        raise InvalidPosition(
+            "the XGID's {what} is a whole number, not {text!r}",
+            code="xgid-not-a-number",
+            what=what,
+            text=text,
+        )
     return int(text)
 
 
 def _xgid_stakes(game: BackgammonGame, fields: list[str], dice_text: str) -> Stakes:
     """The cube, score and flags of an XGID (for ``money`` and ``match``)."""
     if len(fields) < 9:
-        raise InvalidPosition("an XGID for a game with the cube has ten fields: board, cube, "
-                              "cube position, turn, dice, scores, Crawford/Jacoby, length, "
-                              "cube limit")  # fmt: skip
+        raise InvalidPosition(
+            "an XGID for a game with the cube has ten fields: board, cube, cube position, turn, "
+            "dice, scores, Crawford/Jacoby, length, cube limit",
+            code="xgid-fields",
+        )
     cube_log = _xgid_number(fields[1], "cube")
     position = _xgid_number(fields[2], "cube position")
     score = (_xgid_number(fields[5], "score"), _xgid_number(fields[6], "score"))
     flags = _xgid_number(fields[7], "Crawford/Jacoby field")
     length = _xgid_number(fields[8], "match length")
     if not 0 <= cube_log <= 15 or position not in (-1, 0, 1):
-        raise InvalidPosition("the XGID's cube is 0–15 (its logarithm) and its position -1, 0 "
-                              "or 1")  # fmt: skip
+        raise InvalidPosition(
+            "the XGID's cube is 0–15 (its logarithm) and its position -1, 0 or 1",
+            code="xgid-cube",
+        )
     if dice_text in ("B", "R"):
-        raise InvalidPosition("beavers and raccoons are not played here")
+        raise InvalidPosition("beavers and raccoons are not played here", code="xgid-beaver")
     if game.stakes_kind == "money":
         if length:
-            raise InvalidPosition(f"this XGID is a {length}-point match: load the 'match' "
-                                  "ruleset")  # fmt: skip
+            raise InvalidPosition(
+                "this XGID is a {length}-point match: load the 'match' ruleset",
+                code="xgid-is-match",
+                length=length,
+            )
         stakes = Stakes(value=1 << cube_log, owner=_owner(position), jacoby=bool(flags & 1))
     else:
         if not length:
-            raise InvalidPosition("this XGID is a money game: load the 'money' ruleset")
+            raise InvalidPosition(
+                "this XGID is a money game: load the 'money' ruleset", code="xgid-is-money"
+            )
         stakes = Stakes(
             value=1 << cube_log, owner=_owner(position), length=length, score=score,
             crawford=bool(flags & 1),

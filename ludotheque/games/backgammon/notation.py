@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise, permutations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
-from ...core import IllegalMove
+from ...core import AmbiguousMove, IllegalMove, InvalidMove, ParamValue
 from .._numbers import read_number
 from . import board as B
 from .movegen import dice_of, singles
@@ -30,16 +30,25 @@ def parse_chance(state: BackgammonState, text: str) -> OpeningRoll | Roll:
     if state.side is None:
         match = _OPENING_RE.fullmatch(cleaned)
         if match is None:
-            raise IllegalMove(
-                f"cannot read {text.strip()!r}: the opening names each side's die, like 'w1b3'"
+            raise InvalidMove(
+                "cannot read {text!r}: the opening names each side's die, like 'w1b3'",
+                code="unreadable-opening",
+                text=text.strip(),
             )
         white, black = int(match[1]), int(match[2])
         if white == black:
-            raise IllegalMove("the opening dice are never equal: equal dice are rolled again")
+            raise IllegalMove(
+                "the opening dice are never equal: equal dice are rolled again",
+                code="equal-opening-dice",
+            )
         return OpeningRoll(white, black)
     match = _ROLL_RE.fullmatch(cleaned)
     if match is None:
-        raise IllegalMove(f"cannot read {text.strip()!r}: a roll is two digits 1–6, like '31'")
+        raise InvalidMove(
+            "cannot read {text!r}: a roll is two digits 1–6, like '31'",
+            code="unreadable-roll",
+            text=text.strip(),
+        )
     a, b = int(match[1]), int(match[2])
     return Roll(max(a, b), min(a, b))
 
@@ -52,50 +61,89 @@ def _read(text: str) -> list[Segment]:
     segments: list[Segment] = []
     tokens = text.replace(",", " ").split()
     if not tokens:
-        raise IllegalMove("an empty move: write a play like '13/7 8/7', or 'pass'")
+        raise InvalidMove(
+            "an empty move: write a play like '13/7 8/7', or 'pass'", code="empty-play"
+        )
     for token in tokens:
         match = _TOKEN_RE.fullmatch(token)
         if match is None:
-            raise IllegalMove(f"cannot read {token!r}: write single moves like '13/7' or '8/5(2)'")
+            raise InvalidMove(
+                "cannot read {token!r}: write single moves like '13/7' or '8/5(2)'",
+                code="unreadable-token",
+                token=token,
+            )
         body, repeat = match[1], match[2]
-        times = 1 if repeat is None else read_number(repeat, IllegalMove, "a move")
+        times = 1 if repeat is None else read_number(repeat, InvalidMove, "a move")
         if not 1 <= times <= 4:
-            raise IllegalMove(f"{token!r}: a move can be repeated 1 to 4 times, not {times}")
+            raise InvalidMove(
+                "{token!r}: a move can be repeated 1 to 4 times, not {times}",
+                code="bad-repeat",
+                token=token,
+                times=times,
+            )
         parts = body.split("/")
         if len(parts) < 2:
-            raise IllegalMove(
-                f"cannot read {token!r}: a move goes from a point to a point, like '13/7'"
+            raise InvalidMove(
+                "cannot read {token!r}: a move goes from a point to a point, like '13/7'",
+                code="move-needs-two-points",
+                token=token,
             )
         places: list[tuple[int, bool]] = []
         for i, part in enumerate(parts):
             pm = _PLACE_RE.fullmatch(part)
             if pm is None:
-                raise IllegalMove(
-                    f"cannot read {part!r} in {token!r}: points are 1–24, 'bar' or 'off'"
+                raise InvalidMove(
+                    "cannot read {part!r} in {token!r}: points are 1–24, 'bar' or 'off'",
+                    code="unreadable-point",
+                    part=part,
+                    token=token,
                 )
             name, star = pm[1], pm[2] == "*"
             if name == "bar":
                 if i != 0:
-                    raise IllegalMove(f"{token!r}: 'bar' can only be where a move starts")
+                    raise InvalidMove(
+                        "{token!r}: 'bar' can only be where a move starts",
+                        code="bar-not-first",
+                        token=token,
+                    )
                 place = B.BAR
             elif name == "off":
                 if i != len(parts) - 1:
-                    raise IllegalMove(f"{token!r}: 'off' can only be where a move ends")
+                    raise InvalidMove(
+                        "{token!r}: 'off' can only be where a move ends",
+                        code="off-not-last",
+                        token=token,
+                    )
                 place = B.OFF
             else:
-                place = read_number(name, IllegalMove, "a move")
+                place = read_number(name, InvalidMove, "a move")
                 if not 1 <= place <= 24:
-                    raise IllegalMove(f"{token!r}: there is no point {place} (points are 1–24)")
+                    raise InvalidMove(
+                        "{token!r}: there is no point {place} (points are 1–24)",
+                        code="no-such-point",
+                        token=token,
+                        place=place,
+                    )
             if star and i == 0:
-                raise IllegalMove(f"{token!r}: '*' goes after the point where a blot is hit")
+                raise InvalidMove(
+                    "{token!r}: '*' goes after the point where a blot is hit",
+                    code="hit-mark-first",
+                    token=token,
+                )
             if star and place == B.OFF:
-                raise IllegalMove(f"{token!r}: nothing can be hit off the board")
+                raise InvalidMove(
+                    "{token!r}: nothing can be hit off the board", code="hit-off-board", token=token
+                )
             places.append((place, star))
         for (a, _), (b, _) in pairwise(places):
             if b >= a:
-                raise IllegalMove(
-                    f"{token!r}: checkers move from higher points to lower ones "
-                    f"({point_name(a)} to {point_name(b)} goes the wrong way)"
+                raise InvalidMove(
+                    "{token!r}: checkers move from higher points to lower ones "
+                    "({start} to {end} goes the wrong way)",
+                    code="wrong-way",
+                    token=token,
+                    start=point_name(a),
+                    end=point_name(b),
                 )
         chain = [(a, b, star) for (a, _), (b, star) in pairwise(places)]
         segments.extend(chain * times)
@@ -179,27 +227,50 @@ def _order(me: int, opp: int, moves: list[Single], cap: int) -> tuple[int, int, 
     return None
 
 
-def explain_single(me: int, opp: int, src: int, dst: int, die: int, cap: int) -> str:
-    """Why the single move ``src → dst`` with ``die`` cannot be played (mover's view)."""
+Why = tuple[str, dict[str, ParamValue]]
+"""Why a single move cannot be played: a kind (a key of ``WHY``) and its values."""
+
+WHY: dict[str, str] = {
+    "bar-first": "a checker on the bar must enter first",
+    "no-checker-on-bar": "you have no checker on the bar",
+    "no-checker-there": "you have no checker on {point}",
+    "bear-off-not-home": "you can bear off only once all your checkers are in your home board",
+    "bear-off-higher-checker": "a {die} bears off from {point} only when no checker stands higher",
+    "cannot-bear-off": "a {die} cannot bear off from {point}",
+    "blocked-point": "{point} is blocked: the opponent has {count} checkers there",
+    "full-point": "{point} is full: {count} of your checkers already stand there",
+    "wrong-distance": "{src}/{dst} is not a move of {die}",
+}
+"""The English of each reason a single move cannot be played, by kind (``pass_reason`` says
+them; a written play refused for one of them raises the code of the same name, its template
+ending with the same words)."""
+
+
+def why_single(me: int, opp: int, src: int, dst: int, die: int, cap: int) -> Why:
+    """Why the single move ``src → dst`` with ``die`` cannot be played (mover's view), as data."""
     name = point_name(src)
     if B.count(me, B.BAR) and src != B.BAR:
-        return "a checker on the bar must enter first"
+        return "bar-first", {}
     if not B.count(me, src):
-        return (
-            "you have no checker on the bar" if src == B.BAR else f"you have no checker on {name}"
-        )
+        return ("no-checker-on-bar", {}) if src == B.BAR else ("no-checker-there", {"point": name})
     if dst == B.OFF:
         if me >> 28:
-            return "you can bear off only once all your checkers are in your home board"
+            return "bear-off-not-home", {}
         if die > src and B.count(me, src) and me >> ((src + 1) << 2):
-            return f"a {die} bears off from {src} only when no checker stands higher"
-        return f"a {die} cannot bear off from {src}"
+            return "bear-off-higher-checker", {"die": die, "point": src}
+        return "cannot-bear-off", {"die": die, "point": src}
     target = point_name(dst)
     if B.count(opp, 25 - dst) >= 2:
-        return f"{target} is blocked: the opponent has {B.count(opp, 25 - dst)} checkers there"
+        return "blocked-point", {"point": target, "count": B.count(opp, 25 - dst)}
     if cap and B.count(me, dst) >= cap:
-        return f"{target} is full: {cap} of your checkers already stand there"
-    return f"{name}/{target} is not a move of {die}"
+        return "full-point", {"point": target, "count": cap}
+    return "wrong-distance", {"src": name, "dst": target, "die": die}
+
+
+def explain_single(me: int, opp: int, src: int, dst: int, die: int, cap: int) -> str:
+    """Why the single move ``src → dst`` with ``die`` cannot be played (mover's view)."""
+    kind, values = why_single(me, opp, src, dst, die, cap)
+    return WHY[kind].format(**values)
 
 
 def parse_play(state: BackgammonState, text: str) -> Play:
@@ -212,9 +283,16 @@ def parse_play(state: BackgammonState, text: str) -> Play:
     if cleaned == "pass":
         if len(legal) == 1 and legal[0].is_pass:
             return legal[0]
-        raise IllegalMove(f"you cannot pass: {roll} can be played (for example {legal[0]})")
+        raise IllegalMove(
+            "you cannot pass: {roll} can be played (for example {play})",
+            code="cannot-pass",
+            roll=roll,
+            play=str(legal[0]),
+        )
     if len(legal) == 1 and legal[0].is_pass:
-        raise IllegalMove(f"no checker can move with {roll}: the only play is 'pass'")
+        raise IllegalMove(
+            "no checker can move with {roll}: the only play is 'pass'", code="must-pass", roll=roll
+        )
     segments = _read(cleaned)
     me, opp = state._mover_boards()
     cap = state.game.cap
@@ -222,15 +300,20 @@ def parse_play(state: BackgammonState, text: str) -> Play:
     need = len(legal[0].raw)
     options = _assignments(segments, dice_of(dice.high, dice.low))
     if not options:
-        raise IllegalMove(f"{text.strip()!r} cannot be made with the dice {roll}")
+        raise IllegalMove(
+            "{text!r} cannot be made with the dice {roll}",
+            code="not-these-dice",
+            text=text.strip(),
+            roll=roll,
+        )
     found: dict[tuple[int, int], Play] = {}
     false_star: set[int] = set()
     short = False
-    failure = ""
+    failure: Why | None = None
     for moves, stars in options:
         ordered = _order(me, opp, moves, cap)
         if ordered is None:
-            if not failure:
+            if failure is None:
                 failure = _first_failure(me, opp, moves, cap)
             continue
         final_me, final_opp, hits = ordered
@@ -243,34 +326,115 @@ def parse_play(state: BackgammonState, text: str) -> Play:
             continue
         play = by_position.get((final_me, final_opp))
         if play is None:
-            if not failure:
-                failure = "it does not use the dice as the rules require"
+            if failure is None:
+                failure = "against-the-rules", {}
             continue
         found[(final_me, final_opp)] = play
     if len(found) == 1:
         return next(iter(found.values()))
     if len(found) > 1:
-        plays = " or ".join(repr(str(p)) for p in found.values())
-        raise IllegalMove(f"ambiguous: {text.strip()!r} could be {plays}; write the route")
+        plays = [str(p) for p in found.values()]
+        raise AmbiguousMove(
+            "ambiguous: {text!r} could be {plays_text}; write the route",
+            code="ambiguous-play",
+            text=text.strip(),
+            plays=plays,
+            plays_text=" or ".join(repr(p) for p in plays),
+        )
     if false_star:
-        points = ", ".join(point_name(p) for p in sorted(false_star, reverse=True))
-        raise IllegalMove(f"'*' marks a hit, but nothing is hit on {points}")
+        points = [point_name(p) for p in sorted(false_star, reverse=True)]
+        raise IllegalMove(
+            "'*' marks a hit, but nothing is hit on {points_text}",
+            code="false-hit",
+            points=points,
+            points_text=", ".join(points),
+        )
     if short:
         raise IllegalMove(
-            f"incomplete: with {roll} you must play {need} dice (for example {legal[0]})"
+            "incomplete: with {roll} you must play {need} dice (for example {play})",
+            code="incomplete-play",
+            roll=roll,
+            need=need,
+            play=str(legal[0]),
         )
-    raise IllegalMove(
-        f"{text.strip()!r} is not legal with {roll}" + (f": {failure}" if failure else "")
-    )
+    _refuse_play(text.strip(), roll, failure)
 
 
-def _first_failure(me: int, opp: int, moves: list[Single], cap: int) -> str:
+def _first_failure(me: int, opp: int, moves: list[Single], cap: int) -> Why:
     """A reason for the first written single move that cannot be played in the written order."""
     for src, dst, die in moves:
         match = next(
             (s for s in singles(me, opp, (die,), cap) if s[0] == src and s[1] == dst), None
         )
         if match is None:
-            return explain_single(me, opp, src, dst, die, cap)
+            return why_single(me, opp, src, dst, die, cap)
         me, opp = match[4], match[5]
-    return "no order of these moves can be played"
+    return "no-order", {}
+
+
+def _refuse_play(text: str, roll: str, failure: Why | None) -> NoReturn:
+    """Refuse the written play ``text`` with ``roll``, saying why when a reason is known: each
+    reason is a message of its own (its code is the reason's kind, see ``WHY``)."""
+    kind, values = failure or ("", {})
+    if kind == "bar-first":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: a checker on the bar must enter first",
+            code="bar-first", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "no-checker-on-bar":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: you have no checker on the bar",
+            code="no-checker-on-bar", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "no-checker-there":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: you have no checker on {point}",
+            code="no-checker-there", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "bear-off-not-home":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: you can bear off only once all your checkers "
+            "are in your home board",
+            code="bear-off-not-home", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "bear-off-higher-checker":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: a {die} bears off from {point} only when no "
+            "checker stands higher",
+            code="bear-off-higher-checker", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "cannot-bear-off":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: a {die} cannot bear off from {point}",
+            code="cannot-bear-off", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "blocked-point":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: {point} is blocked: the opponent has {count} "
+            "checkers there",
+            code="blocked-point", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "full-point":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: {point} is full: {count} of your checkers "
+            "already stand there",
+            code="full-point", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "wrong-distance":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: {src}/{dst} is not a move of {die}",
+            code="wrong-distance", text=text, roll=roll, **values,
+        )  # fmt: skip
+    if kind == "no-order":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: no order of these moves can be played",
+            code="no-order", text=text, roll=roll,
+        )  # fmt: skip
+    if kind == "against-the-rules":
+        raise IllegalMove(
+            "{text!r} is not legal with {roll}: it does not use the dice as the rules require",
+            code="against-the-rules", text=text, roll=roll,
+        )  # fmt: skip
+    raise IllegalMove(
+        "{text!r} is not legal with {roll}", code="not-legal-with-roll", text=text, roll=roll
+    )

@@ -16,7 +16,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
-from ...core import CHANCE, Game, IllegalMove, InvalidPosition, Outcome, State, describe_value
+from ...core import (
+    CHANCE,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    InvalidPosition,
+    Outcome,
+    State,
+    describe_value,
+    described,
+)
 from .._numbers import read_number
 from . import board as B
 from . import cube as cube_rules
@@ -229,10 +239,14 @@ class BackgammonState(State):
         from .notation import parse_chance, parse_play
 
         if not isinstance(text, str):
-            raise IllegalMove(f"a move must be text like '13/7 8/7', not {describe_value(text)}")
+            raise InvalidMove(
+                "a move must be text like '13/7 8/7', not {value} ({type})",
+                code="backgammon-move-not-text",
+                **described(text),
+            )
         over = self.outcome()
         if over is not None:
-            raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
+            raise _game_over(over)
         stakes = self._stakes
         if stakes is not None:
             checker_play = self._dice is not None and stakes.pending == NONE
@@ -243,9 +257,15 @@ class BackgammonState(State):
         if self.to_move == CHANCE:
             return parse_chance(self, text)
         if self._dice is None or (stakes is not None and stakes.pending != NONE):
-            options = " or ".join(repr(str(m)) for m in self.legal_moves())
-            raise IllegalMove(f"cannot read {text.strip()[:40]!r} here: {self.to_move} chooses "
-                              f"{options}")  # fmt: skip
+            options = [str(m) for m in self.legal_moves()]
+            raise IllegalMove(
+                "cannot read {text!r} here: {side} chooses {options_text}",
+                code="decision-expected",
+                text=text.strip()[:40],
+                side=str(self.to_move),
+                options=options,
+                options_text=" or ".join(repr(o) for o in options),
+            )
         return parse_play(self, text)
 
     def play(self, move: Any) -> BackgammonState:
@@ -253,33 +273,60 @@ class BackgammonState(State):
             move = self.parse_move(move)
         over = self.outcome()
         if over is not None:
-            raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
+            raise _game_over(over)
         stakes = self._stakes
         if isinstance(move, CubeAction):
             return self._cube_action(move)
-        if stakes is not None and stakes.pending in (DOUBLED, RESIGNING):
-            what = "double: take or drop" if stakes.pending == DOUBLED else (
-                "offer to resign: accept or decline")  # fmt: skip
-            raise IllegalMove(f"{self.to_move} must first answer the {what}, not {_text(move)}")
+        if stakes is not None and stakes.pending == DOUBLED:
+            raise IllegalMove(
+                "{side} must first answer the double: take or drop, not {move}",
+                code="answer-double-first",
+                side=str(self.to_move),
+                move=_text(move),
+            )
+        if stakes is not None and stakes.pending == RESIGNING:
+            raise IllegalMove(
+                "{side} must first answer the offer to resign: accept or decline, not {move}",
+                code="answer-resignation-first",
+                side=str(self.to_move),
+                move=_text(move),
+            )
         if self._side < 0:
             if not isinstance(move, OpeningRoll) or move.white == move.black:
-                raise IllegalMove(f"the game starts with the opening roll, not {_text(move)}")
+                raise IllegalMove(
+                    "the game starts with the opening roll, not {move}",
+                    code="opening-roll-expected",
+                    move=_text(move),
+                )
             if not (1 <= move.white <= 6 and 1 <= move.black <= 6):
-                raise IllegalMove(f"{_text(move)} is not a roll of two dice")
+                raise InvalidMove(
+                    "{move} is not a roll of two dice", code="not-two-dice", move=_text(move)
+                )
             white_starts = (move.white < move.black) == self._game.lower_starts
             return _make(self._game, self._white, self._black, 0 if white_starts else 1,
                          move.roll, stakes)  # fmt: skip
         if self._dice is None:
             if self.to_move != CHANCE:
-                raise IllegalMove(f"{SIDES[self._side]} decides first: 'double' or 'roll', not "
-                                  f"{_text(move)}")  # fmt: skip
+                raise IllegalMove(
+                    "{side} decides first: 'double' or 'roll', not {move}",
+                    code="cube-decision-first",
+                    side=SIDES[self._side],
+                    move=_text(move),
+                )
             if not isinstance(move, Roll) or not (1 <= move.low <= move.high <= 6):
-                raise IllegalMove(f"{SIDES[self._side]} must roll the dice, not {_text(move)}")
+                raise IllegalMove(
+                    "{side} must roll the dice, not {move}",
+                    code="roll-expected",
+                    side=SIDES[self._side],
+                    move=_text(move),
+                )
             if stakes is not None and stakes.pending != NONE:
                 stakes = stakes._replace(pending=NONE)
             return _make(self._game, self._white, self._black, self._side, move, stakes)
         if not isinstance(move, Play) or not listed(move, self.legal_moves()):
-            raise IllegalMove(f"{_text(move)} is not a legal play here")
+            raise IllegalMove(
+                "{move} is not a legal play here", code="not-a-legal-play", move=_text(move)
+            )
         return self._after(move.mover_after, move.opponent_after)
 
     def _cube_action(self, action: CubeAction) -> BackgammonState:
@@ -287,8 +334,11 @@ class BackgammonState(State):
         stakes = self._stakes
         if stakes is None:
             raise IllegalMove(
-                f"{str(action)!r}: the {self._game.ruleset} ruleset plays single games without "
-                "the doubling cube (load 'money' or 'match' to play for points)"
+                "{action!r}: the {ruleset} ruleset plays single games without the doubling cube "
+                "(load 'money' or 'match' to play for points)",
+                code="no-cube-in-ruleset",
+                action=str(action),
+                ruleset=self._game.ruleset,
             )
         side = self._side
         game, white, black, dice = self._game, self._white, self._black, self._dice
@@ -299,22 +349,28 @@ class BackgammonState(State):
             if not (on_turn or before_roll) or stakes.pending not in (NONE, ROLLING):
                 raise IllegalMove(
                     "a side offers to resign on its own turn (before its roll, or when it plays "
-                    "its roll), not while a double or another offer is answered"
+                    "its roll), not while a double or another offer is answered",
+                    code="resign-on-own-turn",
                 )
             if action.value not in (1, 2, 3):
-                raise IllegalMove("a resignation is of a single game, a gammon or a backgammon")
+                raise IllegalMove(
+                    "a resignation is of a single game, a gammon or a backgammon",
+                    code="bad-resignation-value",
+                )
             offer = stakes._replace(pending=RESIGNING, offer=action.value)
             return _make(game, white, black, side, dice, offer)
         if kind in ("accept", "decline"):
             if stakes.pending != RESIGNING:
-                raise IllegalMove(f"{kind!r}: nobody has offered to resign")
+                raise IllegalMove(
+                    "{kind!r}: nobody has offered to resign", code="no-resignation-offer", kind=kind
+                )
             if kind == "decline":
                 return _make(game, white, black, side, dice, stakes._replace(pending=NONE, offer=0))
             ended = stakes._replace(pending=NONE, ended=RESIGNED, loser=side)
             return _make(game, white, black, -1, None, ended)
         if kind in ("take", "drop"):
             if stakes.pending != DOUBLED:
-                raise IllegalMove(f"{kind!r}: nobody has doubled")
+                raise IllegalMove("{kind!r}: nobody has doubled", code="no-double", kind=kind)
             if kind == "drop":
                 ended = stakes._replace(pending=NONE, ended=DROPPED, loser=1 - side)
                 return _make(game, white, black, -1, None, ended)
@@ -322,23 +378,50 @@ class BackgammonState(State):
             return _make(game, white, black, side, None, taken)
         if kind in ("double", "roll"):
             if side < 0 or dice is not None or stakes.pending != NONE:
-                raise IllegalMove(f"{kind!r}: a side doubles or rolls before its roll")
+                raise IllegalMove(
+                    "{kind!r}: a side doubles or rolls before its roll",
+                    code="cube-decision-before-roll",
+                    kind=kind,
+                )
             if not stakes.may_double(side):
-                raise IllegalMove(f"{SIDES[side]} may not double: {self._no_double_reason()}")
+                self._refuse_double()
             pending = DOUBLED if kind == "double" else ROLLING
             return _make(game, white, black, side, None, stakes._replace(pending=pending))
-        raise IllegalMove(f"{str(action)!r} is not a backgammon decision")
+        raise InvalidMove(
+            "{action!r} is not a backgammon decision", code="not-a-decision", action=str(action)
+        )
 
-    def _no_double_reason(self) -> str:
+    def _refuse_double(self) -> NoReturn:
+        """Refuse a double (or a roll decision) of the side on turn, saying why it may not."""
         stakes = self._stakes
         assert stakes is not None and self._side >= 0
+        side = SIDES[self._side]
         if stakes.owner == 1 - self._side:
-            return f"{SIDES[stakes.owner]} owns the cube"
+            raise IllegalMove(
+                "{side} may not double: {owner} owns the cube",
+                code="cube-owned-by-opponent",
+                side=side,
+                owner=SIDES[stakes.owner],
+            )
         if stakes.length and stakes.crawford:
-            return "nobody doubles in the Crawford game"
+            raise IllegalMove(
+                "{side} may not double: nobody doubles in the Crawford game",
+                code="no-double-in-crawford",
+                side=side,
+            )
         if stakes.length:
-            return f"the cube is dead: {stakes.value} more points win {SIDES[self._side]} the match"
-        return "the cube is at its highest value"
+            raise IllegalMove(
+                "{side} may not double: the cube is dead: {points} more points win {side} the "
+                "match",
+                code="dead-cube",
+                side=side,
+                points=stakes.value,
+            )
+        raise IllegalMove(
+            "{side} may not double: the cube is at its highest value",
+            code="cube-at-highest-value",
+            side=side,
+        )
 
     # -- values ----------------------------------------------------------------------------
 
@@ -486,7 +569,11 @@ class BackgammonState(State):
         from .turn import partial_turn
 
         if self._stakes is not None and self._stakes.pending != NONE:
-            raise IllegalMove(f"there is no roll to play now: {self.to_move} decides first")
+            raise IllegalMove(
+                "there is no roll to play now: {side} decides first",
+                code="decision-before-roll",
+                side=str(self.to_move),
+            )
         return partial_turn(self, done)
 
     def pass_reason(self) -> str:
@@ -619,9 +706,21 @@ def _restore(
 
 
 def _text(move: object) -> str:
+    """A move as the refusals name it (their ``move``): its notation quoted, or any other value
+    described (``42 (int)``)."""
     if isinstance(move, (Play, Roll, OpeningRoll, CubeAction)):
         return repr(str(move))
     return describe_value(move)
+
+
+def _game_over(over: Outcome) -> IllegalMove:
+    """The refusal of any move once the game is over."""
+    return IllegalMove(
+        "the game is over ({winner} won: {reason})",
+        code="game-over",
+        winner=str(over.winner),
+        reason=over.reason,
+    )
 
 
 # -- the game ------------------------------------------------------------------------------
@@ -667,15 +766,24 @@ class BackgammonGame(Game):
         kind = self.stakes_kind
         if kind is None:
             if length is not None or jacoby is not None or score != (0, 0) or crawford:
-                raise InvalidPosition(f"the {self.ruleset} ruleset plays single cubeless games: "
-                                      "it has no match or money options")  # fmt: skip
+                raise InvalidPosition(
+                    "the {ruleset} ruleset plays single cubeless games: it has no match or money "
+                    "options",
+                    code="cubeless-ruleset-options",
+                    ruleset=self.ruleset,
+                )
             return _make(self, _START, _START, -1, None)
         if kind == MONEY:
             if length is not None or score != (0, 0) or crawford:
-                raise InvalidPosition("a money game has no match score: load the 'match' ruleset")
+                raise InvalidPosition(
+                    "a money game has no match score: load the 'match' ruleset",
+                    code="money-game-score",
+                )
             return _make(self, _START, _START, -1, None, cube_rules.money(jacoby is not False))
         if jacoby is not None:
-            raise InvalidPosition("the Jacoby rule is for money play, not matches")
+            raise InvalidPosition(
+                "the Jacoby rule is for money play, not matches", code="jacoby-in-match"
+            )
         stakes = cube_rules.match(cube_rules.DEFAULT_LENGTH if length is None else length,
                                   score, crawford)  # fmt: skip
         return _make(self, _START, _START, -1, None, stakes)
@@ -757,7 +865,11 @@ class BackgammonGame(Game):
                 stakes = fresh
             text = f"{text} {tail(stakes)}"
         elif stakes is not None:
-            raise InvalidPosition(f"the {self.ruleset} ruleset has no doubling cube")
+            raise InvalidPosition(
+                "the {ruleset} ruleset has no doubling cube",
+                code="ruleset-without-cube",
+                ruleset=self.ruleset,
+            )
         return _parse_position(self, text)
 
 
@@ -801,7 +913,6 @@ _TAIL_RE = re.compile(
 )
 # re.ASCII: ``\d`` is 0–9 only, and letters match only their ASCII cases
 _ENTRY_RE = re.compile(r"(?P<place>bar|\d+)(?:x(?P<n>\d+))?", re.IGNORECASE | re.ASCII)
-_FORMAT_HELP = "a position reads like 'W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] - -'"
 
 
 def _parse_checkers(text: str, colour: str, cap: int) -> dict[int, int]:
@@ -814,65 +925,125 @@ def _parse_checkers(text: str, colour: str, cap: int) -> dict[int, int]:
         match = _ENTRY_RE.fullmatch(entry)
         if match is None:
             raise InvalidPosition(
-                f"{colour}: cannot read {entry!r} (write a point 1–24 or 'bar', and 'xN' for "
-                "N checkers, e.g. 13x5)"
+                "{colour}: cannot read {entry!r} (write a point 1–24 or 'bar', and 'xN' for N "
+                "checkers, e.g. 13x5)",
+                code="unreadable-checkers",
+                colour=colour,
+                entry=entry,
             )
         name = match["place"].lower()
         place = B.BAR if name == "bar" else read_number(name, InvalidPosition, "a position")
         if not 1 <= place <= 25 or (place == 25 and name != "bar"):
-            raise InvalidPosition(f"{colour}: there is no point {place} (points are 1–24)")
+            raise InvalidPosition(
+                "{colour}: there is no point {place} (points are 1–24)",
+                code="checkers-off-board",
+                colour=colour,
+                place=place,
+            )
         n = 1 if match["n"] is None else read_number(match["n"], InvalidPosition, "a position")
         if n < 1:
-            raise InvalidPosition(f"{colour}: {entry!r} has {n} checkers; a count is 1 or more")
+            raise InvalidPosition(
+                "{colour}: {entry!r} has {count} checkers; a count is 1 or more",
+                code="no-checkers-counted",
+                colour=colour,
+                entry=entry,
+                count=n,
+            )
         if place in places:
-            raise InvalidPosition(f"{colour}: {point_name(place)} is listed twice")
+            raise InvalidPosition(
+                "{colour}: {place} is listed twice",
+                code="point-listed-twice",
+                colour=colour,
+                place=point_name(place),
+            )
         if cap and place != B.BAR and n > cap:
             raise InvalidPosition(
-                f"{colour}: {n} checkers on {place}; this ruleset allows at most {cap} of "
-                "your own on a point"
+                "{colour}: {count} checkers on {place}; this ruleset allows at most {cap} of "
+                "your own on a point",
+                code="over-cap",
+                colour=colour,
+                count=n,
+                place=place,
+                cap=cap,
             )
         places[place] = n
     total = sum(places.values())
     if total > B.CHECKERS:
-        raise InvalidPosition(f"{colour} has {total} checkers on the board; a side has 15")
+        raise InvalidPosition(
+            "{colour} has {total} checkers on the board; a side has 15",
+            code="too-many-checkers",
+            colour=colour,
+            total=total,
+        )
     return places
 
 
 def _parse_position(game: BackgammonGame, text: object) -> BackgammonState:
     if not isinstance(text, str):
-        raise InvalidPosition(f"a position must be a string, not {describe_value(text)}")
+        raise InvalidPosition(
+            "a position must be a string, not {value} ({type})",
+            code="position-not-text",
+            **described(text),
+        )
     stakes: Stakes | None = None
     head = text
     if game.stakes_kind is not None:
         with_tail = _TAIL_RE.fullmatch(text)
         if with_tail is None:
             if _POSITION_RE.fullmatch(text) is not None:
-                raise InvalidPosition(f"the {game.ruleset} ruleset plays with the doubling cube: "
-                                      f"{cube_rules.TAIL_HELP}")  # fmt: skip
-            raise InvalidPosition(f"cannot read {text.strip()[:80]!r}: {_FORMAT_HELP} "
-                                  "followed by the cube ('cube 1')")  # fmt: skip
+                raise InvalidPosition(
+                    "the {ruleset} ruleset plays with the doubling cube: after the dice come "
+                    "'cube N' (with 'w' or 'b' when a side owns it), then as they apply "
+                    "'rolling', 'doubled', 'resign single|gammon|backgammon', 'dropped w|b', "
+                    "'resigned w|b single|gammon|backgammon', 'jacoby', 'match N W-B' and "
+                    "'crawford'",
+                    code="ruleset-needs-cube",
+                    ruleset=game.ruleset,
+                )
+            raise InvalidPosition(
+                "cannot read {text!r}: a position reads like 'W[24x2,13x5,8x3,6x5] "
+                "B[24x2,13x5,8x3,6x5] - -' followed by the cube ('cube 1')",
+                code="unreadable-position-with-cube",
+                text=text.strip()[:80],
+            )
         head = with_tail["head"]
         stakes = parse_tail(with_tail["tail"], game.stakes_kind)
     match = _POSITION_RE.fullmatch(head)
     if match is None:
-        raise InvalidPosition(f"cannot read {text.strip()[:80]!r}: {_FORMAT_HELP}")
+        raise InvalidPosition(
+            "cannot read {text!r}: a position reads like 'W[24x2,13x5,8x3,6x5] "
+            "B[24x2,13x5,8x3,6x5] - -'",
+            code="unreadable-backgammon-position",
+            text=text.strip()[:80],
+        )
     white = _parse_checkers(match["w"], "white", game.cap)
     black = _parse_checkers(match["b"], "black", game.cap)
     for p, n in white.items():
         if p != B.BAR and black.get(25 - p):
             raise InvalidPosition(
-                f"white's {p} (black's {25 - p}) holds checkers of both sides "
-                f"({n} white, {black[25 - p]} black)"
+                "white's {point} (black's {mirror}) holds checkers of both sides ({white} white, "
+                "{black} black)",
+                code="shared-point",
+                point=p,
+                mirror=25 - p,
+                white=n,
+                black=black[25 - p],
             )
     side_token = match["side"].lower()
     if side_token not in ("w", "b", "-"):
-        raise InvalidPosition(f"the side to move is 'w', 'b' or '-', not {side_token!r}")
+        raise InvalidPosition(
+            "the side to move is 'w', 'b' or '-', not {token!r}",
+            code="backgammon-bad-side",
+            token=side_token,
+        )
     dice_token = match["dice"]
     dice: Roll | None = None
     if dice_token != "-":
         if not re.fullmatch(r"[1-6][1-6]", dice_token):
             raise InvalidPosition(
-                f"the dice are two digits 1–6 like '31', or '-', not {dice_token!r}"
+                "the dice are two digits 1–6 like '31', or '-', not {token!r}",
+                code="bad-dice",
+                token=dice_token,
             )
         a, b = int(dice_token[0]), int(dice_token[1])
         dice = Roll(max(a, b), min(a, b))
@@ -880,15 +1051,21 @@ def _parse_position(game: BackgammonGame, text: object) -> BackgammonState:
     b_board = B.pack(black) + (B.CHECKERS - sum(black.values()))
     w_done, b_done = not white, not black
     if w_done and b_done:
-        raise InvalidPosition("both sides have borne off everything: only one can win")
+        raise InvalidPosition(
+            "both sides have borne off everything: only one can win", code="both-borne-off"
+        )
     if w_done or b_done:
         if side_token != "-" or dice is not None:
             raise InvalidPosition(
-                f"{'white' if w_done else 'black'} has borne off all 15: the game is over, so "
-                "side and dice must both be '-'"
+                "{colour} has borne off all 15: the game is over, so side and dice must both be "
+                "'-'",
+                code="borne-off-with-turn",
+                colour="white" if w_done else "black",
             )
     elif side_token == "-" and dice is not None:
-        raise InvalidPosition("dice to play need a side to play them: write 'w' or 'b'")
+        raise InvalidPosition(
+            "dice to play need a side to play them: write 'w' or 'b'", code="dice-without-side"
+        )
     side = {"w": 0, "b": 1, "-": -1}[side_token]
     if stakes is not None:
         _check_stakes(stakes, side, dice, w_done or b_done)
@@ -899,26 +1076,42 @@ def _check_stakes(stakes: Stakes, side: int, dice: Roll | None, borne_off: bool)
     """Refuse stakes that no game reaches with this side to move and these dice."""
     if borne_off:
         if stakes.pending or stakes.ended:
-            raise InvalidPosition("a game borne off has no pending decision and no other ending")
+            raise InvalidPosition(
+                "a game borne off has no pending decision and no other ending",
+                code="borne-off-with-stakes",
+            )
         return
     if stakes.ended:
         if side >= 0 or dice is not None:
-            raise InvalidPosition("a game ended by a drop or a resignation has '-' for side "
-                                  "and dice")  # fmt: skip
+            raise InvalidPosition(
+                "a game ended by a drop or a resignation has '-' for side and dice",
+                code="ended-with-turn",
+            )
         return
     if side < 0:
         if dice is not None:
             return  # refused by the caller
         if stakes.value != 1 or stakes.pending:
-            raise InvalidPosition("before the opening roll the cube is in the middle at 1, with "
-                                  "no decision pending")  # fmt: skip
+            raise InvalidPosition(
+                "before the opening roll the cube is in the middle at 1, with no decision pending",
+                code="cube-before-opening",
+            )
         return
     if stakes.pending in (ROLLING, DOUBLED):
         word = "rolling" if stakes.pending == ROLLING else "doubled"
         if dice is not None:
-            raise InvalidPosition(f"'{word}' comes before the roll: the dice must be '-'")
+            raise InvalidPosition(
+                "'{word}' comes before the roll: the dice must be '-'",
+                code="decision-with-dice",
+                word=word,
+            )
         if not stakes.may_double(side):
-            raise InvalidPosition(f"'{word}': {SIDES[side]} may not double here")
+            raise InvalidPosition(
+                "'{word}': {side} may not double here",
+                code="decision-without-double",
+                word=word,
+                side=SIDES[side],
+            )
 
 
 __all__ = [

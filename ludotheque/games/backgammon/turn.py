@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ...core import IllegalMove
+from ...core import AmbiguousMove, IllegalMove, InvalidMove
 from . import board as B
 from .movegen import completions, dice_of, remove_die
 from .moves import Step, point_name
@@ -24,33 +24,66 @@ def _as_step(item: Step | str | tuple[int, int, int], offered: list[Step], posit
         key = (item.src, item.dst, item.die)
         match = [s for s in offered if (s.src, s.dst, s.die) == key]
         if not match:
-            raise IllegalMove(f"move {position}: {item} with a {item.die} is not allowed here")
+            raise IllegalMove(
+                "move {n}: {step} with a {die} is not allowed here",
+                code="step-not-allowed-with-die",
+                n=position,
+                step=str(item),
+                die=item.die,
+            )
         return match[0]
     if isinstance(item, tuple) and len(item) == 3 and all(isinstance(v, int) for v in item):
         src, dst, die = item
         match = [s for s in offered if (s.src, s.dst, s.die) == (src, dst, die)]
         if not match:
             raise IllegalMove(
-                f"move {position}: {point_name(src)}/{point_name(dst)} with a {die} is not "
-                "allowed here"
+                "move {n}: {step} with a {die} is not allowed here",
+                code="step-not-allowed-with-die",
+                n=position,
+                step=f"{point_name(src)}/{point_name(dst)}",
+                die=die,
             )
         return match[0]
     if not isinstance(item, str):
-        raise IllegalMove(f"move {position}: cannot read {item!r} as a single move like '13/7'")
+        raise InvalidMove(
+            "move {n}: cannot read {item} as a single move like '13/7'",
+            code="step-not-text",
+            n=position,
+            item=repr(item),
+        )
     text = item.strip().lower().rstrip("*")
     parts = text.split("/")
     if len(parts) != 2:
-        raise IllegalMove(f"move {position}: a single move is 'from/to', like '13/7', not {item!r}")
+        raise InvalidMove(
+            "move {n}: a single move is 'from/to', like '13/7', not {item!r}",
+            code="step-not-from-to",
+            n=position,
+            item=item,
+        )
     names = {point_name(p): p for p in range(26)}
     if parts[0] not in names or parts[1] not in names:
-        raise IllegalMove(f"move {position}: cannot read {item!r}: points are 1–24, bar, off")
+        raise InvalidMove(
+            "move {n}: cannot read {item!r}: points are 1–24, bar, off",
+            code="step-unreadable-point",
+            n=position,
+            item=item,
+        )
     src, dst = names[parts[0]], names[parts[1]]
     match = [s for s in offered if s.src == src and s.dst == dst]
     if not match:
-        raise IllegalMove(f"move {position}: {text} is not allowed here")
+        raise IllegalMove(
+            "move {n}: {step} is not allowed here", code="step-not-allowed", n=position, step=text
+        )
     if len(match) > 1:
-        dice = " or the ".join(str(s.die) for s in match)
-        raise IllegalMove(f"move {position}: {text} can use the {dice}: say which die")
+        dice = [s.die for s in match]
+        raise AmbiguousMove(
+            "move {n}: {step} can use the {dice_text}: say which die",
+            code="step-which-die",
+            n=position,
+            step=text,
+            dice=dice,
+            dice_text=" or the ".join(str(d) for d in dice),
+        )
     return match[0]
 
 
@@ -61,7 +94,7 @@ def partial_turn(
     from .rules import PartialTurn
 
     if state.dice is None or state.to_move in (None, "chance"):
-        raise IllegalMove("there is no roll to play now")
+        raise IllegalMove("there is no roll to play now", code="no-roll-to-play")
     legal = state.legal_moves()
     need_total = len(legal[0].raw)
     goals = {(p.mover_after, p.opponent_after): p for p in legal}

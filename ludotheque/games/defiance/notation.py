@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...core import IllegalMove, describe_value
+from ...core import InvalidMove, described
 from .._numbers import read_number
 from .geometry import ARROWS, DIRECTION_INDEX, Geometry
 from .moves import PLACE, ROTATE, Action, CommandMove
@@ -15,25 +15,41 @@ from .moves import PLACE, ROTATE, Action, CommandMove
 # re.ASCII: ``\d`` is 0–9 only, not the digits of other scripts
 _ACTION_RE = re.compile(r"([a-z])(\d+)([>@])([a-z]+)", re.ASCII)
 _COMMAND_RE = re.compile(r"p(\d+)\.(\d+)-p(\d+)\.(\d+)", re.ASCII)
-TURN_HELP = "write a turn like 'e5>N' (place), 'c4@W' (rotate), or 'e5>N;P2.2-P3.2'"
 
 
 def parse_action(geo: Geometry, text: object) -> Action:
     """The action that ``text`` names on board ``geo`` (any case, spaces ignored)."""
     if not isinstance(text, str):
-        raise IllegalMove(f"an action must be text like 'e5>N', not {describe_value(text)}")
+        raise InvalidMove(
+            "an action must be text like 'e5>N', not {value} ({type})",
+            code="action-not-text",
+            **described(text),
+        )
     cleaned = "".join(text.split()).lower()
     match = _ACTION_RE.fullmatch(cleaned)
     if match is None:
-        raise IllegalMove(f"cannot read the action {text.strip()!r}: {TURN_HELP}")
-    number = read_number(match[2], IllegalMove, "a move")
+        raise InvalidMove(
+            "cannot read the action {text!r}: write a turn like 'e5>N' (place), 'c4@W' "
+            "(rotate), or 'e5>N;P2.2-P3.2'",
+            code="unreadable-action",
+            text=text.strip(),
+        )
+    number = read_number(match[2], InvalidMove, "a move")
     cell = None if match[2].startswith("0") else geo.cell_index.get(f"{match[1]}{number}")
     if cell is None:
-        last = geo.cell_names[-1]
-        raise IllegalMove(f"{match[1]}{match[2]} is not a cell of this board (a1…{last})")
+        raise InvalidMove(
+            "{cell} is not a cell of this board (a1…{last})",
+            code="not-a-cell",
+            cell=f"{match[1]}{match[2]}",
+            last=geo.cell_names[-1],
+        )
     direction = DIRECTION_INDEX.get(match[4].upper())
     if direction is None:
-        raise IllegalMove(f"{match[4].upper()!r} is not a direction (N NE E SE S SW W NW)")
+        raise InvalidMove(
+            "{direction!r} is not a direction (N NE E SE S SW W NW)",
+            code="not-a-direction",
+            direction=match[4].upper(),
+        )
     return Action(PLACE if match[3] == ">" else ROTATE, cell, direction)
 
 
@@ -42,10 +58,19 @@ def parse_command(geo: Geometry, text: str) -> CommandMove:
     cleaned = "".join(text.split()).lower()
     match = _COMMAND_RE.fullmatch(cleaned)
     if match is None:
-        raise IllegalMove(f"cannot read the Command move {text.strip()!r}: write like P2.2-P3.3")
-    coords = [read_number(v, IllegalMove, "a move") for v in match.groups()]
+        raise InvalidMove(
+            "cannot read the Command move {text!r}: write like P2.2-P3.3",
+            code="unreadable-command-move",
+            text=text.strip(),
+        )
+    coords = [read_number(v, InvalidMove, "a move") for v in match.groups()]
     if any(v > geo.n for v in coords):
-        raise IllegalMove(f"{text.strip()} leaves the board (points are 0–{geo.n})")
+        raise InvalidMove(
+            "{move} leaves the board (points are 0–{n})",
+            code="command-move-off-board",
+            move=text.strip(),
+            n=geo.n,
+        )
     return CommandMove(geo.point(coords[0], coords[1]), geo.point(coords[2], coords[3]))
 
 

@@ -15,7 +15,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
-from ...core import Game, IllegalMove, Outcome, State, describe_value
+from ...core import (
+    Game,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    ParamValue,
+    State,
+    describe_value,
+    described,
+)
 from .board import (
     AfterAction,
     Bitboards,
@@ -173,9 +182,11 @@ class DefianceState(_Fields, State):
             move = self.parse_move(move)
         over = self.outcome()
         if over is not None:
-            raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
+            raise _game_over(over)
         if not isinstance(move, Turn) or move.n != self._game.geo.n:
-            raise IllegalMove(f"{_text(move)} is not a turn of this game")
+            raise InvalidMove(
+                "{move} is not a turn of this game", code="not-a-turn", move=_text(move)
+            )
         moves = self._moves
         if isinstance(moves, Turns) and moves.contains(move):
             return self._apply(move)  # a turn of the listed ones needs no second check
@@ -183,13 +194,12 @@ class DefianceState(_Fields, State):
         if move.command is None:
             return self._finish(mid, None, ())
         if mid.won:
-            raise IllegalMove("this action wins the game: no Command move follows it")
+            raise IllegalMove(
+                "this action wins the game: no Command move follows it", code="won-by-action"
+            )
         options = dict(self._command_options(mid))
         if move.command not in options:
-            raise IllegalMove(
-                f"{move.command.text(self._game.geo)} is not a legal Command move after "
-                f"{move.action.text(self._game.geo)}: {self._why_not(mid, move.command)}"
-            )
+            self._refuse_command(move.command, move.action.text(self._game.geo))
         return self._finish(mid, move.command, options[move.command])
 
     # -- values ----------------------------------------------------------------------------
@@ -223,7 +233,7 @@ class DefianceState(_Fields, State):
             action = self.parse_action(action)
         over = self.outcome()
         if over is not None:
-            raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
+            raise _game_over(over)
         moves = self._moves
         if isinstance(moves, Turns) and isinstance(action, Action):
             k = moves.action_index(action)  # a listed action: its Command moves are known
@@ -335,35 +345,58 @@ class DefianceState(_Fields, State):
         geo = self._game.geo
         side = self._side
         if not isinstance(action, Action) or not 0 <= action.cell < geo.num_cells:
-            raise IllegalMove(f"{_text(action)} is not an action on this board")
+            raise InvalidMove(
+                "{action} is not an action on this board",
+                code="not-an-action",
+                action=_text(action),
+            )
         c, d = action.cell, action.direction
         if not 0 <= d < 8:
-            raise IllegalMove("a direction is one of N NE E SE S SW W NW")
+            raise InvalidMove("a direction is one of N NE E SE S SW W NW", code="bad-direction")
         name = geo.cell_names[c]
         cells = list(self._cells)
         pools = list(self._pools)
         code = cells[c]
         if action.kind == PLACE:
             if pools[side] == 0:
-                raise IllegalMove("your pool is empty: rotate one of your counters instead")
+                raise IllegalMove(
+                    "your pool is empty: rotate one of your counters instead", code="empty-pool"
+                )
             if code:
-                raise IllegalMove(f"{name} is occupied")
+                raise IllegalMove("{place} is occupied", code="occupied", place=name)
             enemy = 1 - side
             if flanked(
                 geo, cells, c, enemy, active_sectors(geo, enemy, self._rebel, self._imperial)
             ):
                 raise IllegalMove(
-                    f"{name} is a dead zone for the {SIDES[side]}: a counter there would be "
-                    "captured at once"
+                    "{cell} is a dead zone for the {side}: a counter there would be captured at "
+                    "once",
+                    code="dead-zone",
+                    cell=name,
+                    side=SIDES[side],
                 )
             pools[side] -= 1
         elif action.kind == ROTATE:
             if not code or owner(code) != side:
-                raise IllegalMove(f"there is no counter of the {SIDES[side]} on {name}")
+                raise IllegalMove(
+                    "there is no counter of the {side} on {cell}",
+                    code="no-own-counter",
+                    side=SIDES[side],
+                    cell=name,
+                )
             if (code - 1) & 7 == d:
-                raise IllegalMove(f"the counter on {name} already faces {DIRECTIONS[d]}")
+                raise IllegalMove(
+                    "the counter on {cell} already faces {direction}",
+                    code="already-facing",
+                    cell=name,
+                    direction=DIRECTIONS[d],
+                )
         else:
-            raise IllegalMove(f"{_text(action)} is neither a placement nor a rotation")
+            raise InvalidMove(
+                "{action} is neither a placement nor a rotation",
+                code="unknown-action-kind",
+                action=_text(action),
+            )
         cells[c] = 1 + 8 * side + d
         captured = []
         t = capture_by(
@@ -535,31 +568,126 @@ class DefianceState(_Fields, State):
                 out.append((CommandMove(src, dst), entering(geo, cells, dst, 1, before)))
         return out
 
-    def _why_not(self, mid: AfterAction, move: CommandMove) -> str:
+    def _why_not(self, move: CommandMove) -> tuple[str, dict[str, ParamValue]]:
+        """Why the Command move ``move`` is refused: a kind and its values."""
+        point_names = self._game.geo.point_names
+        src, dst = point_names[move.src], point_names[move.dst]
         geo = self._game.geo
-        point_names = geo.point_names
         if self._side == 0:
             if move.src != self._rebel:
-                return (
-                    f"the Rebel Command is on {point_names[self._rebel]}, "
-                    f"not {point_names[move.src]}"
-                )
-            steps = {dst: (diagonal, walls) for dst, diagonal, walls in geo.rebel_steps[move.src]}
+                return "rebel-command-elsewhere", {"point": point_names[self._rebel], "other": src}
+            steps = {d: (diagonal, walls) for d, diagonal, walls in geo.rebel_steps[move.src]}
             if move.dst not in steps:
-                return f"{point_names[move.dst]} is not next to {point_names[move.src]}"
+                return "not-next-to", {"point": dst, "other": src}
             if move.dst in self._imperial:
-                return f"an Imperial Command stands on {point_names[move.dst]}"
-            return "Imperial counters wall that step"
+                return "imperial-command-there", {"point": dst}
+            return "walled-step", {}
         if move.src not in self._imperial:
-            return f"no Imperial Command stands on {point_names[move.src]}"
+            return "no-imperial-command", {"point": src}
         if move.dst not in geo.imperial_steps[move.src]:
-            return (
-                f"{point_names[move.dst]} is not an orthogonal step from "
-                f"{point_names[move.src]} (Imperial Commands move straight)"
-            )
+            return "not-orthogonal", {"point": dst, "other": src}
         if move.dst in self._imperial:
-            return f"the other Imperial Command stands on {point_names[move.dst]}"
-        return f"the Rebels control {point_names[move.dst]}"
+            return "other-imperial-command-there", {"point": dst}
+        return "rebels-control", {"point": dst}
+
+    def _refuse_command(self, move: CommandMove, action: str | None) -> NoReturn:
+        """Refuse the Command move ``move`` (after the action ``action`` when it is named), with
+        the reason: each reason is a message of its own, its code the reason's kind (with
+        ``-after-action`` when the action is named)."""
+        kind, values = self._why_not(move)
+        text = move.text(self._game.geo)
+        if action is None:
+            if kind == "rebel-command-elsewhere":
+                raise IllegalMove(
+                    "{move} is not a legal Command move here: the Rebel Command is on {point}, "
+                    "not {other}",
+                    code="rebel-command-elsewhere", move=text, **values,
+                )  # fmt: skip
+            if kind == "not-next-to":
+                raise IllegalMove(
+                    "{move} is not a legal Command move here: {point} is not next to {other}",
+                    code="not-next-to", move=text, **values,
+                )  # fmt: skip
+            if kind == "imperial-command-there":
+                raise IllegalMove(
+                    "{move} is not a legal Command move here: an Imperial Command stands on "
+                    "{point}",
+                    code="imperial-command-there", move=text, **values,
+                )  # fmt: skip
+            if kind == "walled-step":
+                raise IllegalMove(
+                    "{move} is not a legal Command move here: Imperial counters wall that step",
+                    code="walled-step", move=text, **values,
+                )  # fmt: skip
+            if kind == "no-imperial-command":
+                raise IllegalMove(
+                    "{move} is not a legal Command move here: no Imperial Command stands on "
+                    "{point}",
+                    code="no-imperial-command", move=text, **values,
+                )  # fmt: skip
+            if kind == "not-orthogonal":
+                raise IllegalMove(
+                    "{move} is not a legal Command move here: {point} is not an orthogonal step "
+                    "from {other} (Imperial Commands move straight)",
+                    code="not-orthogonal", move=text, **values,
+                )  # fmt: skip
+            if kind == "other-imperial-command-there":
+                raise IllegalMove(
+                    "{move} is not a legal Command move here: the other Imperial Command stands "
+                    "on {point}",
+                    code="other-imperial-command-there", move=text, **values,
+                )  # fmt: skip
+            raise IllegalMove(
+                "{move} is not a legal Command move here: the Rebels control {point}",
+                code="rebels-control", move=text, **values,
+            )  # fmt: skip
+        if kind == "rebel-command-elsewhere":
+            raise IllegalMove(
+                "{move} is not a legal Command move after {action}: the Rebel Command is on "
+                "{point}, not {other}",
+                code="rebel-command-elsewhere-after-action", move=text, action=action, **values,
+            )  # fmt: skip
+        if kind == "not-next-to":
+            raise IllegalMove(
+                "{move} is not a legal Command move after {action}: {point} is not next to "
+                "{other}",
+                code="not-next-to-after-action", move=text, action=action, **values,
+            )  # fmt: skip
+        if kind == "imperial-command-there":
+            raise IllegalMove(
+                "{move} is not a legal Command move after {action}: an Imperial Command stands "
+                "on {point}",
+                code="imperial-command-there-after-action", move=text, action=action, **values,
+            )  # fmt: skip
+        if kind == "walled-step":
+            raise IllegalMove(
+                "{move} is not a legal Command move after {action}: Imperial counters wall that "
+                "step",
+                code="walled-step-after-action", move=text, action=action, **values,
+            )  # fmt: skip
+        if kind == "no-imperial-command":
+            raise IllegalMove(
+                "{move} is not a legal Command move after {action}: no Imperial Command stands "
+                "on {point}",
+                code="no-imperial-command-after-action", move=text, action=action, **values,
+            )  # fmt: skip
+        if kind == "not-orthogonal":
+            raise IllegalMove(
+                "{move} is not a legal Command move after {action}: {point} is not an "
+                "orthogonal step from {other} (Imperial Commands move straight)",
+                code="not-orthogonal-after-action", move=text, action=action, **values,
+            )  # fmt: skip
+        if kind == "other-imperial-command-there":
+            raise IllegalMove(
+                "{move} is not a legal Command move after {action}: the other Imperial Command "
+                "stands on {point}",
+                code="other-imperial-command-there-after-action", move=text, action=action,
+                **values,
+            )  # fmt: skip
+        raise IllegalMove(
+            "{move} is not a legal Command move after {action}: the Rebels control {point}",
+            code="rebels-control-after-action", move=text, action=action, **values,
+        )  # fmt: skip
 
     def _finish(
         self, mid: AfterAction, command: CommandMove | None, captured: tuple[int, ...]
@@ -667,7 +795,19 @@ def _restore(
 
 
 def _text(value: object) -> str:
+    """A turn or an action as the refusals name it (their ``move``, ``action``): a turn's
+    notation quoted, or any other value described (``42 (int)``)."""
     return repr(str(value)) if isinstance(value, Turn) else describe_value(value)
+
+
+def _game_over(over: Outcome) -> IllegalMove:
+    """The refusal of any turn once the game is over."""
+    return IllegalMove(
+        "the game is over ({winner} won: {reason})",
+        code="game-over",
+        winner=str(over.winner),
+        reason=over.reason,
+    )
 
 
 # -- the game ------------------------------------------------------------------------------
@@ -734,10 +874,14 @@ def get_game(ruleset: str = "10x10") -> DefianceGame:
 
 def _parse_turn(state: DefianceState, text: object) -> Turn:
     if not isinstance(text, str):
-        raise IllegalMove(f"a turn must be text like 'e5>N', not {describe_value(text)}")
+        raise InvalidMove(
+            "a turn must be text like 'e5>N', not {value} ({type})",
+            code="turn-not-text",
+            **described(text),
+        )
     over = state.outcome()
     if over is not None:
-        raise IllegalMove(f"the game is over ({over.winner} won: {over.reason})")
+        raise _game_over(over)
     geo = state._game.geo
     head, sep, tail = text.partition(";")
     action = parse_action(geo, head)
@@ -746,11 +890,11 @@ def _parse_turn(state: DefianceState, text: object) -> Turn:
         return Turn(action, None, geo.n)
     move = parse_command(geo, tail)
     if mid.won:
-        raise IllegalMove("this action wins the game: no Command move follows it")
-    if move not in dict(state._command_options(mid)):
         raise IllegalMove(
-            f"{move.text(geo)} is not a legal Command move here: {state._why_not(mid, move)}"
+            "this action wins the game: no Command move follows it", code="won-by-action"
         )
+    if move not in dict(state._command_options(mid)):
+        state._refuse_command(move, None)
     return Turn(action, move, geo.n)
 
 

@@ -13,7 +13,18 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar, NoReturn
 
-from ...core import Game, IllegalMove, InvalidPosition, Outcome, State, describe_value
+from ...core import (
+    AmbiguousMove,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    InvalidPosition,
+    Outcome,
+    ParamValue,
+    State,
+    describe_value,
+    described,
+)
 from .board import (
     ALL_MASK,
     APEX,
@@ -184,8 +195,10 @@ class GeneralState(_Fields, State):
             move = self.parse_move(move)
         elif not isinstance(move, GeneralMove) or move not in self.legal_moves():
             if self.outcome() is not None:
-                raise IllegalMove(f"the game is over ({self._outcome_words()})")
-            raise IllegalMove(f"{_move_text(move)} is not a legal move here")
+                raise self._game_over()
+            raise IllegalMove(
+                "{move} is not a legal move here", code="not-a-legal-move", move=_move_text(move)
+            )
         return self._apply(move)
 
     def parse_move(self, text: str) -> GeneralMove:
@@ -229,10 +242,16 @@ class GeneralState(_Fields, State):
         return _make(self._general, self._rebels ^ ((1 << move.src) | (1 << move.dst)), 1,
                      self._flight)  # fmt: skip
 
-    def _outcome_words(self) -> str:
+    def _game_over(self) -> IllegalMove:
+        """The refusal of any move once the game is over."""
         outcome = self.outcome()
         assert outcome is not None
-        return f"{outcome.winner} won: {outcome.reason}"
+        return IllegalMove(
+            "the game is over ({winner} won: {reason})",
+            code="game-over",
+            winner=str(outcome.winner),
+            reason=outcome.reason,
+        )
 
 
 def _make(general: int, rebels: int, side: int, flight: bool) -> GeneralState:
@@ -308,57 +327,102 @@ def get_game(ruleset: str = "default") -> GeneralGame:
 # -- position strings ----------------------------------------------------------------------
 
 
-def _point(token: str, what: str) -> int:
+def _general_point(token: str) -> int:
     index = INDEX.get(token)
     if index is None:
         raise InvalidPosition(
-            f"{what}: {token!r} is not a point of the board (points are a1…e5 and s1…s4)"
+            "the general: {token!r} is not a point of the board (points are a1…e5 and s1…s4)",
+            code="general-off-board",
+            token=token,
+        )
+    return index
+
+
+def _rebel_point(token: str) -> int:
+    index = INDEX.get(token)
+    if index is None:
+        raise InvalidPosition(
+            "a rebel: {token!r} is not a point of the board (points are a1…e5 and s1…s4)",
+            code="rebel-off-board",
+            token=token,
         )
     return index
 
 
 def _parse_position(text: object) -> GeneralState:
     if not isinstance(text, str):
-        raise InvalidPosition(f"a position must be a string, not {describe_value(text)}")
+        raise InvalidPosition(
+            "a position must be a string, not {value} ({type})",
+            code="position-not-text",
+            **described(text),
+        )
     fields = text.lower().split()
     if len(fields) != 4:
         raise InvalidPosition(
-            f"a position has 4 fields (general, rebels, side, flight), e.g. "
-            f"'c3 a1,a2,… r 1'; got {len(fields)} in {text!r}"
+            "a position has 4 fields (general, rebels, side, flight), e.g. "
+            "'c3 a1,a2,… r 1'; got {count} in {text!r}",
+            code="general-position-fields",
+            count=len(fields),
+            text=text,
         )
     general_token, rebels_token, side_token, flight_token = fields
-    general = _point(general_token, "the general")
+    general = _general_point(general_token)
     rebels = 0
     for token in rebels_token.split(","):
         if not token:
-            raise InvalidPosition(f"empty rebel point in {rebels_token!r} (stray comma?)")
-        point = _point(token, "a rebel")
+            raise InvalidPosition(
+                "empty rebel point in {text!r} (stray comma?)",
+                code="empty-rebel-point",
+                text=rebels_token,
+            )
+        point = _rebel_point(token)
         if (rebels >> point) & 1:
-            raise InvalidPosition(f"two rebels on {token}")
+            raise InvalidPosition("two rebels on {point}", code="two-rebels", point=token)
         if (SANCTUARY_MASK >> point) & 1:
-            raise InvalidPosition(f"a rebel on {token}: rebels may never stand in the sanctuary")
+            raise InvalidPosition(
+                "a rebel on {point}: rebels may never stand in the sanctuary",
+                code="rebel-in-sanctuary",
+                point=token,
+            )
         if point == general:
-            raise InvalidPosition(f"the general and a rebel both on {token}")
+            raise InvalidPosition(
+                "the general and a rebel both on {point}", code="general-on-rebel", point=token
+            )
         rebels |= 1 << point
     count = rebels.bit_count()
     if count > 16:
-        raise InvalidPosition(f"{count} rebels: there are at most 16")
+        raise InvalidPosition(
+            "{count} rebels: there are at most 16", code="too-many-rebels", count=count
+        )
     if count < 4:
-        raise InvalidPosition(f"{count} rebels: the game ends when 4 remain, so never fewer")
+        raise InvalidPosition(
+            "{count} rebels: the game ends when 4 remain, so never fewer",
+            code="too-few-rebels",
+            count=count,
+        )
     if count % 2:
-        raise InvalidPosition(f"{count} rebels: captures remove two at a time, so it must be even")
+        raise InvalidPosition(
+            "{count} rebels: captures remove two at a time, so it must be even",
+            code="odd-rebels",
+            count=count,
+        )
     if side_token not in _SIDE_CODE:
         raise InvalidPosition(
-            f"side to move must be 'r' (rebels) or 'g' (general), not {side_token!r}"
+            "side to move must be 'r' (rebels) or 'g' (general), not {token!r}",
+            code="general-bad-side",
+            token=side_token,
         )
     if flight_token not in ("0", "1"):
         raise InvalidPosition(
-            f"flight must be '1' (still available) or '0' (used), not {flight_token!r}"
+            "flight must be '1' (still available) or '0' (used), not {token!r}",
+            code="bad-flight",
+            token=flight_token,
         )
     flight = flight_token == "1"
     if general == APEX and flight:
         raise InvalidPosition(
-            "the general is on s4 with his flight unused: reaching s4 uses the flight"
+            "the general is on s4 with his flight unused: reaching s4 uses the flight",
+            code="apex-with-flight",
         )
     assert rebels & ~ALL_MASK == 0
     return _make(general, rebels, _SIDE_CODE[side_token], flight)
@@ -368,101 +432,205 @@ def _parse_position(text: object) -> GeneralState:
 
 _P = r"([a-wyz]?[0-9]*)"  # a point-like token (no point name starts with the 'x' of captures)
 _MOVE_RE = re.compile(rf"{_P}-{_P}(?:\*{_P})?(?:x([a-z0-9]*))?")
-_HOW = "write a step as 'a1-b2', a capture as 'c3-b2xa3c1', a flight as 's2-s4*c3'"
 
 
 def _move_point(token: str) -> int:
     index = INDEX.get(token)
     if index is None:
         if not token:
-            raise IllegalMove(f"a point is missing: {_HOW}")
-        raise IllegalMove(f"{token!r} is not a point of the board (a1…e5, s1…s4)")
+            raise InvalidMove(
+                "a point is missing: write a step as 'a1-b2', a capture as 'c3-b2xa3c1', a "
+                "flight as 's2-s4*c3'",
+                code="missing-point",
+            )
+        raise InvalidMove(
+            "{token!r} is not a point of the board (a1…e5, s1…s4)",
+            code="not-a-point",
+            token=token,
+        )
     return index
 
 
-def _pairs_text(pairs: list[int]) -> str:
-    return " or ".join("+".join(mask_names(p)) for p in pairs)
+def _pair_names(pairs: list[int]) -> list[str]:
+    """Pairs of rebels as the notation writes them (``a3+c1``)."""
+    return ["+".join(mask_names(p)) for p in pairs]
 
 
 def _parse_move(state: GeneralState, text: object) -> GeneralMove:
     if not isinstance(text, str):
-        raise IllegalMove(f"a move must be text like 'a1-b2', not {describe_value(text)}")
+        raise InvalidMove(
+            "a move must be text like 'a1-b2', not {value} ({type})",
+            code="general-move-not-text",
+            **described(text),
+        )
     if state.outcome() is not None:
-        raise IllegalMove(f"the game is over ({state._outcome_words()})")
+        raise state._game_over()
     cleaned = text.strip().lower()
     match = _MOVE_RE.fullmatch(cleaned)
     if match is None:
-        raise IllegalMove(f"cannot read {text.strip()!r}: {_HOW}")
+        raise InvalidMove(
+            "cannot read {text!r}: write a step as 'a1-b2', a capture as 'c3-b2xa3c1', a "
+            "flight as 's2-s4*c3'",
+            code="general-unreadable-move",
+            text=text.strip(),
+        )
     src_t, dst_t, land_t, cap_t = match.groups()
     src, dst = _move_point(src_t), _move_point(dst_t)
     landing = _move_point(land_t) if land_t is not None else -1
     pair = 0
     if cap_t is not None:
         if len(cap_t) != 4:
-            raise IllegalMove(
-                f"a capture names exactly two rebels' points, like 'xa3c1', not 'x{cap_t}'"
+            raise InvalidMove(
+                "a capture names exactly two rebels' points, like 'xa3c1', not 'x{points}'",
+                code="capture-not-two-points",
+                points=cap_t,
             )
         a, b = _move_point(cap_t[:2]), _move_point(cap_t[2:])
         if a == b:
-            raise IllegalMove(f"a capture takes two different rebels, not {cap_t[:2]} twice")
+            raise InvalidMove(
+                "a capture takes two different rebels, not {point} twice",
+                code="capture-same-point",
+                point=cap_t[:2],
+            )
         pair = (1 << a) | (1 << b)
 
     rebels, general = state._rebels, state._general
     if state._side == 0:
         if src == general:
-            raise IllegalMove(f"{NAMES[src]} holds the general, and it is the rebels' turn")
+            raise IllegalMove(
+                "{src} holds the general, and it is the rebels' turn",
+                code="rebels-turn",
+                src=NAMES[src],
+            )
         if not (rebels >> src) & 1:
-            raise IllegalMove(f"there is no rebel on {NAMES[src]}")
+            raise IllegalMove("there is no rebel on {src}", code="no-rebel", src=NAMES[src])
     elif src != general:
-        raise IllegalMove(f"it is the general's turn and he is on {NAMES[general]}, not {src_t}")
+        raise IllegalMove(
+            "it is the general's turn and he is on {general}, not {src}",
+            code="generals-turn",
+            general=NAMES[general],
+            src=src_t,
+        )
     if dst not in NEIGHBOURS[src]:
-        raise IllegalMove(f"{NAMES[src]} and {NAMES[dst]} are not next to each other on a line")
+        raise IllegalMove(
+            "{src} and {dst} are not next to each other on a line",
+            code="not-neighbours",
+            src=NAMES[src],
+            dst=NAMES[dst],
+        )
     if dst == general or (rebels >> dst) & 1:
-        raise IllegalMove(f"{NAMES[dst]} is occupied")
+        raise IllegalMove("{place} is occupied", code="occupied", place=NAMES[dst])
     if state._side == 0:
         if (SANCTUARY_MASK >> dst) & 1:
-            raise IllegalMove(f"rebels may never enter the sanctuary ({NAMES[dst]})")
+            raise IllegalMove(
+                "rebels may never enter the sanctuary ({dst})",
+                code="sanctuary-forbidden",
+                dst=NAMES[dst],
+            )
         if landing >= 0 or pair:
-            raise IllegalMove("only the general flies and captures; a rebel just steps")
+            raise IllegalMove(
+                "only the general flies and captures; a rebel just steps", code="rebel-just-steps"
+            )
         return GeneralMove(src, dst, -1, 0)
 
     flying = dst == S4 and state._flight
     if landing >= 0 and not flying:
         if dst != S4:
-            raise IllegalMove("'*' marks the flight, which starts with a step onto s4")
-        raise IllegalMove("the general has already used his flight")
+            raise IllegalMove(
+                "'*' marks the flight, which starts with a step onto s4", code="flight-not-s4"
+            )
+        raise IllegalMove("the general has already used his flight", code="flight-used")
     if flying and landing < 0:
         raise IllegalMove(
-            f"stepping onto s4 is the flight: say where he lands, e.g. {NAMES[src]}-s4*c3"
+            "stepping onto s4 is the flight: say where he lands, e.g. {src}-s4*c3",
+            code="flight-needs-landing",
+            src=NAMES[src],
         )
     end = dst
     if flying:
         if landing == S4:
-            raise IllegalMove("the flight must land somewhere other than s4")
+            raise IllegalMove(
+                "the flight must land somewhere other than s4", code="flight-lands-on-s4"
+            )
         if (rebels >> landing) & 1:
-            raise IllegalMove(f"the flight cannot land on {NAMES[landing]}: a rebel is there")
+            raise IllegalMove(
+                "the flight cannot land on {point}: a rebel is there",
+                code="flight-lands-on-rebel",
+                point=NAMES[landing],
+            )
         end = landing
     available = [p for p in PAIRS_AT[end] if rebels & p == p]
     if pair:
         if pair not in available:
-            where = f"landing on {NAMES[end]}" if flying else f"on {NAMES[end]}"
-            raise IllegalMove(
-                f"the general cannot take {'+'.join(mask_names(pair))} {where}"
-                + (f" (he can take {_pairs_text(available)})" if available else "")
-            )
+            _refuse_pair(NAMES[end], "+".join(mask_names(pair)), _pair_names(available), flying)
     elif len(available) == 1:
         pair = available[0]
     elif len(available) > 1:
-        raise IllegalMove(
-            f"ambiguous capture on {NAMES[end]}: write which pair he takes "
-            f"({_pairs_text(available)}), e.g. {NAMES[src]}-{NAMES[dst]}"
-            + (f"*{NAMES[end]}" if flying else "")
-            + f"x{''.join(mask_names(available[0]))}"
+        pairs = _pair_names(available)
+        values: dict[str, ParamValue] = {
+            "end": NAMES[end],
+            "pairs": pairs,
+            "pairs_text": " or ".join(pairs),
+            "src": NAMES[src],
+            "dst": NAMES[dst],
+            "pair": "".join(mask_names(available[0])),
+        }
+        if flying:
+            raise AmbiguousMove(
+                "ambiguous capture on {end}: write which pair he takes ({pairs_text}), e.g. "
+                "{src}-{dst}*{end}x{pair}",
+                code="ambiguous-capture-flight",
+                **values,
+            )
+        raise AmbiguousMove(
+            "ambiguous capture on {end}: write which pair he takes ({pairs_text}), e.g. "
+            "{src}-{dst}x{pair}",
+            code="ambiguous-capture",
+            **values,
         )
     move = GeneralMove(src, dst, landing, pair)
     if move not in state.legal_moves():  # a guard: the checks above should have said why
-        raise IllegalMove(f"{move} is not a legal move here")
+        raise IllegalMove(
+            "{move} is not a legal move here", code="not-a-legal-move", move=str(move)
+        )
     return move
+
+
+def _refuse_pair(end: str, pair: str, available: list[str], flying: bool) -> NoReturn:
+    """Refuse a capture of ``pair`` by the general arriving on ``end`` (flying or stepping),
+    naming the pairs he can take there when there are some (``pairs``; ``pairs_text`` as the
+    English joins them)."""
+    if available and flying:
+        raise IllegalMove(
+            "the general cannot take {pair} landing on {point} (he can take {pairs_text})",
+            code="cannot-take-pair-landing",
+            pair=pair,
+            point=end,
+            pairs=available,
+            pairs_text=" or ".join(available),
+        )
+    if available:
+        raise IllegalMove(
+            "the general cannot take {pair} on {point} (he can take {pairs_text})",
+            code="cannot-take-pair",
+            pair=pair,
+            point=end,
+            pairs=available,
+            pairs_text=" or ".join(available),
+        )
+    if flying:
+        raise IllegalMove(
+            "the general cannot take {pair} landing on {point}",
+            code="cannot-take-any-pair-landing",
+            pair=pair,
+            point=end,
+        )
+    raise IllegalMove(
+        "the general cannot take {pair} on {point}",
+        code="cannot-take-any-pair",
+        pair=pair,
+        point=end,
+    )
 
 
 __all__ = [
