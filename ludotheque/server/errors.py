@@ -8,6 +8,7 @@ from the catalogue (``i18n.catalog``) into the reader's language when it is show
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,14 +56,30 @@ def say_n(singular: str, plural: str, n: int, **params: Any) -> Text:
     return Text(singular, {"n": n, **params}, plural=plural, n=n)
 
 
+Words = Callable[[str], str]
+"""Anything that says itself in a language: a ``Text``, an engine's refusal, a ``Within``."""
+
+
+@dataclass(frozen=True)
+class Within:
+    """A message with another inside it, each said in the reader's language: ``outer``'s
+    ``{text}`` is ``inner`` (``invalid position: {text}`` with an engine's refusal)."""
+
+    outer: Text
+    inner: Words
+
+    def __call__(self, lang: str = "en") -> str:
+        return self.outer.given(text=self.inner(lang))(lang)
+
+
 class GameError(Exception):
     """A refused request: ``status`` is the HTTP status, ``code`` a stable word for clients,
-    ``text`` the message in both languages (``message`` is the English one)."""
+    ``text`` the message, said in the reader's language (``message`` is the English one)."""
 
     def __init__(
-        self, message: str | Text, code: str, status: int, *, retry_after: int | None = None
+        self, message: str | Words, code: str, status: int, *, retry_after: int | None = None
     ) -> None:
-        self.text = message if isinstance(message, Text) else Text(message)
+        self.text: Words = Text(message) if isinstance(message, str) else message
         self.message = self.text("en")
         super().__init__(self.message)
         self.code = code

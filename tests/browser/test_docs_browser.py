@@ -3,7 +3,7 @@ another origin is aborted, so the page must draw Swagger UI from the server alon
 site's Content-Security-Policy, without a console error.
 
 Screenshots: ``docs`` (the page as it opens, 1366×768) and ``docs-operation`` (an operation
-opened, its parameters shown).
+opened, its parameters shown), ``docs-try-it-out`` ("Try it out" creating a game).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tests.browser.conftest import SHOTS, Server
 VIEWPORT = {"width": 1366, "height": 768}
 
 
-def operation(page: Page, method: str, path: str) -> str:
+def operation(method: str, path: str) -> str:
     """The selector of Swagger UI's block for one operation (``post``, ``/api/games``)."""
     return f'.opblock.opblock-{method}:has(.opblock-summary-path[data-path="{path}"])'
 
@@ -43,8 +43,8 @@ def test_docs_draw_the_api_offline_under_the_policy(
     page.goto(server.url + "/docs")
     expect(page.locator("h1")).to_have_text("API documentation")
     # Swagger UI has read /openapi.json and drawn the operations
-    create = page.locator(operation(page, "post", "/api/games"))
-    state = page.locator(operation(page, "get", "/api/play/{token}"))
+    create = page.locator(operation("post", "/api/games"))
+    state = page.locator(operation("get", "/api/play/{token}"))
     expect(create).to_be_visible()
     expect(state).to_be_visible()
     expect(create.locator(".opblock-summary-method")).to_have_text("POST")
@@ -62,6 +62,17 @@ def test_docs_draw_the_api_offline_under_the_policy(
     expect(state.locator(".responses-wrapper")).to_be_visible()
     state.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "docs-operation.png"))
+
+    # "Try it out" sends a real request to the server (connect-src 'self') and shows the answer
+    create.locator(".opblock-summary-control").click()
+    create.locator(".try-out__btn").click()
+    create.locator("textarea.body-param__text").fill('{"game": "general", "mode": "friend"}')
+    create.locator(".btn.execute").click()
+    answer = create.locator(".live-responses-table tr.response")
+    expect(answer.locator(".response-col_status")).to_contain_text("201")
+    expect(answer.locator(".response-col_description")).to_contain_text('"seats"')
+    answer.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "docs-try-it-out.png"))
 
     assert errors == [], errors
     assert page.errors == []  # type: ignore[attr-defined]  # the conftest's CSP watch

@@ -1,5 +1,5 @@
 """A French page shows the rules engines' refusals in French: an illegal move typed in the move
-box, and a position the home page's form cannot start from (``server/engine_words.py``)."""
+box, and a position the home page's form cannot start from (``server/i18n/refusals.py``)."""
 
 from __future__ import annotations
 

@@ -1,21 +1,16 @@
-"""The engines' refusals in French (``server/engine_words.py``).
+"""The engines' refusals in French, found in the catalogue by their code (``i18n.refusals``).
 
-Every message an engine raises has its French: the messages are read from the engines' sources
-(the templates of their coded refusals, ``ludotheque.messages``), so that the check follows the
-engines as they change, and no French entry may outlive its message. What the engines build
-elsewhere (help texts, the reason a move fails) is checked by playing bad positions and illegal
-moves through the public API and reading the French that comes out. A French page gets that
-French on the API and on the WebSocket.
+Every code an engine can raise (``ludotheque.messages``) has its French, and the French of real
+refusals (bad positions and illegal moves played through the public API) reads as French. A
+French page gets that French on the API and on the WebSocket.
 """
 
 from __future__ import annotations
 
-import ast
 import itertools
 import random
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,80 +18,35 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ludotheque
 from ludotheque import CHANCE, IllegalMove, InvalidPosition, load
-from ludotheque.messages import raise_sites
+from ludotheque.games.backgammon.notation import WHY
+from ludotheque.messages import catalogue
 from ludotheque.record import Record
-from ludotheque.server.i18n.engine_words import MESSAGES, NNBSP, PARTS, french
+from ludotheque.server.i18n.catalog import pgettext
+from ludotheque.server.i18n.refusals import NNBSP, refused
+from ludotheque.server.play.boards.backgammon import note_in
 from tests.server.conftest import new_game, token_of
 
-PACKAGE = Path(ludotheque.__file__).parent
-SOURCES = [*sorted((PACKAGE / "games").rglob("*.py")), PACKAGE / "record.py"]
 FR = {"accept-language": "fr-FR,fr;q=0.9"}
 
 
-# -- reading the engines' messages from their sources ------------------------------------------
-
-
-def engine_templates() -> dict[str, str]:
-    """Every message template the games and records raise (template -> where), as the
-    catalogue of coded refusals reads them from the sources (``ludotheque.messages``)."""
-    return {
-        site.template: f"{site.path}:{site.line}"
-        for site in raise_sites()
-        if site.template is not None and site.path.startswith(("games/", "record.py"))
-    }
-
-
-def engine_strings() -> list[str]:
-    """Every string the engines write: their message templates, and the string constants and
-    f-strings of their sources (help texts, reasons)."""
-    strings = list(engine_templates())
-    for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, (ast.Constant, ast.JoinedStr)):
-                strings.append(
-                    ast.unparse(node) if isinstance(node, ast.JoinedStr) else str(node.value)
-                )
-    return strings
-
-
-def _reads_as(english: str) -> re.Pattern[str]:
-    """A template of this module as a loose pattern: each of its values any text. The engines'
-    coded templates may name their values otherwise (``{sides[0]}, {sides[1]}`` for a list, a
-    reason written out where a ``{failure}`` was): an engine template reads as an entry here
-    when the entry's words surround the engine's placeholders."""
-    return re.compile(_pattern(english), re.DOTALL)
-
-
-def test_the_reading_of_the_sources_finds_the_messages() -> None:
-    found = engine_templates()
-    assert len(found) > 150  # about 240 raise sites; a broken reader would find few
-    assert "{place} is occupied" in found
-    assert "{shown!r} in a {where} is not a number: write numbers with the digits 0–9" in found
-    assert "{text!r} is not legal with {roll}" in found
-    assert any(t.startswith("{text!r} is not legal with {roll}: ") for t in found)
-
-
-def test_every_message_the_engines_raise_has_its_french() -> None:
-    found = engine_templates()
-    entries = [(en, _reads_as(en)) for en, _ in MESSAGES]
+def test_every_code_an_engine_raises_has_its_french() -> None:
+    entries = catalogue()
+    assert len(entries) > 200  # about 250 codes; a broken reader would find few
     missing = sorted(
-        f"{where}: {text}"
-        for text, where in found.items()
-        if not any(pattern.fullmatch(text) for _, pattern in entries)
+        f"{m.code}: {m.template}"
+        for m in entries
+        if pgettext("fr", m.code, m.template) == m.template
     )
-    assert not missing, "engine messages without French in engine_words.MESSAGES:\n" + "\n".join(
-        missing
-    )
-    stale = sorted(en for en, pattern in entries if not any(pattern.fullmatch(t) for t in found))
-    assert not stale, f"French for messages no engine raises any more: {stale}"
+    assert not missing, "engine refusals without French:\n" + "\n".join(missing)
+    for kind, template in WHY.items():
+        assert pgettext("fr", f"why:{kind}", template) != template, kind
 
 
-def test_every_phrase_is_still_written_by_an_engine() -> None:
-    strings = engine_strings()
-    stale = sorted(en for en, _ in PARTS if not any(_reads_as(en).search(text) for text in strings))
-    assert not stale, f"French for phrases no engine writes any more: {stale}"
+def made(code: str, **params: Any) -> IllegalMove:
+    """The refusal ``code`` with ``params``, its template as the engine has it."""
+    template = next(m.template for m in catalogue() if m.code == code)
+    return IllegalMove(template, code=code, **params)
 
 
 # -- the French reads as French ------------------------------------------------------------------
@@ -123,70 +73,68 @@ def english_run(text: str) -> str | None:
     return None
 
 
-def assert_french(message: str) -> str:
-    said = french(message)
-    assert said is not None, f"no French for the engine's {message!r}"
+def assert_french(exc: Exception) -> str:
+    said = refused(exc)("fr")
+    message = str(exc)
+    assert not said.startswith("refusé par les règles"), f"no French for {exc.code!r}: {message}"
     assert said != message and english_run(said) is None, f"{message!r} -> {said!r}"
+    assert "{" not in said.replace("{{", ""), said
     return said
 
 
 def test_the_french_is_typeset_the_french_way() -> None:
-    for en, fr in MESSAGES + PARTS:
-        said = french(en.replace("{", "").replace("}", "").replace("!r", ""))
-        if said is not None:  # the table's plain spaces come out narrow and unbreakable
-            assert " :" not in said and " ;" not in said and "« " not in said, said
-        assert "'" not in fr, f"a straight apostrophe or quote in the French of {en!r}"
-    assert french("a2 is occupied") == "il y a déjà un pion en a2"
-    how = "write a step as 'a1-b2', a capture as 'c3-b2xa3c1', a flight as 's2-s4*c3'"
-    assert french(f"cannot read 'zz': {how}") == (
+    for m in catalogue():
+        fr = pgettext("fr", m.code, m.template)
+        assert " :" not in fr and " ;" not in fr and "« " not in fr, fr
+        assert "'" not in fr, f"a straight apostrophe or quote in the French of {m.code!r}"
+    assert assert_french(made("occupied", place="a2")) == "il y a déjà un pion en a2"
+    exc = made("general-unreadable-move", text="zz")
+    assert assert_french(exc) == (
         f"impossible de lire «{NNBSP}zz{NNBSP}»{NNBSP}: écrivez un pas «{NNBSP}a1-b2{NNBSP}», "
         f"une prise «{NNBSP}c3-b2xa3c1{NNBSP}», un envol «{NNBSP}s2-s4*c3{NNBSP}»"
     )
 
 
 def test_sides_reasons_and_values_take_the_pages_french() -> None:
-    assert french("the game is over (imperium won: command-captured)") == (
+    over = made("game-over", winner="imperium", reason="command-captured")
+    assert assert_french(over) == (
         f"la partie est finie (victoire de l’Imperium{NNBSP}: le commandement rebelle est pris)"
     )
-    assert french("the game is over (general won: twelve-captured)") == (
+    assert assert_french(made("game-over", winner="general", reason="twelve-captured")) == (
         f"la partie est finie (victoire du général{NNBSP}: douze rebelles pris)"
     )
-    assert french("the game is over (draw: repetition)") == (
-        f"la partie est finie (partie nulle{NNBSP}: la même position une troisième fois)"
+    assert assert_french(made("game-drawn", reason="repetition")) == (
+        f"la partie est finie (nulle{NNBSP}: la même position une troisième fois)"
     )
-    assert (
-        french("there is no counter of the rebels on a1")
-        == "il n’y a pas de pion des rebelles en a1"
+    assert assert_french(made("no-own-counter", side="rebels", cell="a1")) == (
+        "il n’y a pas de pion des rebelles en a1"
     )
-    assert (
-        french("a position must be a string, not 42 (int)")
-        == "une position est un texte, pas 42 (nombre entier)"
+    assert assert_french(made("position-not-text", value="42", type="int")) == (
+        "une position est un texte, pas 42 (nombre entier)"
     )
-    assert french("white: bar is listed twice") == f"blancs{NNBSP}: la barre est donnée deux fois"
-    assert french("move 2: 13/7 can use the 3 or the 6: say which die") == (
+    assert assert_french(made("point-listed-twice", colour="white", place="bar")) == (
+        f"blancs{NNBSP}: la barre est donnée deux fois"
+    )
+    assert assert_french(made("step-which-die", n=2, step="13/7", dice_text="3 or the 6")) == (
         f"déplacement 2{NNBSP}: 13/7 peut utiliser le 3 ou le 6{NNBSP}: dites quel dé"
     )
-    # the most specific template reads the message
-    assert french("move 1: 13/7 with a 6 is not allowed here") == (
+    assert assert_french(made("step-not-allowed-with-die", n=1, step="13/7", die=6)) == (
         f"déplacement 1{NNBSP}: 13/7 avec un 6 n’est pas permis ici"
     )
-    assert french("no such message in any engine") is None
-    # a phrase no entry knows: the whole message stays unknown, never half translated
-    assert french("'13/7' is not legal with 61: the moon is in the way") is None
 
 
-def _refusals(action: Callable[..., Any], *args: Any) -> Iterator[str]:
+def _refusals(action: Callable[..., Any], *args: Any) -> Iterator[Exception]:
     try:
         action(*args)
     except (IllegalMove, InvalidPosition) as exc:
-        yield str(exc)
+        yield exc
 
 
 def _play(state: Any, move: Any) -> Any:
     return state.play(state.parse_move(move) if isinstance(move, str) else move)
 
 
-def general_refusals() -> Iterator[str]:
+def general_refusals() -> Iterator[Exception]:
     game = load("general")
     start = game.start()
     for move in [
@@ -294,7 +242,7 @@ BACKGAMMON_POSITIONS = [
 ]
 
 
-def backgammon_refusals() -> Iterator[str]:
+def backgammon_refusals() -> Iterator[Exception]:
     rng = random.Random(16)
     for ruleset in ["seed", "standard", "money", "match"]:
         game = load("backgammon", ruleset)
@@ -352,8 +300,8 @@ def backgammon_refusals() -> Iterator[str]:
                     ["24/23"],
                 ]:
                     yield from _refusals(state.partial_turn, steps)
-            if legal and legal[0].is_pass:
-                yield state.pass_reason()
+            # (a forced pass's reasons are checked by the test of every reason a roll
+            # cannot be played)
             if state.dice is None:
                 for move in [
                     "double",
@@ -383,7 +331,7 @@ def backgammon_refusals() -> Iterator[str]:
         yield from _refusals(_play, match.parse_position(text), "double")
 
 
-def defiance_refusals() -> Iterator[str]:
+def defiance_refusals() -> Iterator[Exception]:
     rows = "/".join(["10"] * 10)
     for ruleset in ["10x10", "8x8"]:
         game = load("defiance", ruleset)
@@ -431,7 +379,7 @@ def defiance_refusals() -> Iterator[str]:
         yield from _refusals(_play, state, turn)
 
 
-def _defiance_turn_refusals(state: Any) -> Iterator[str]:
+def _defiance_turn_refusals(state: Any) -> Iterator[Exception]:
     """Written turns refused in ``state``: bad text, and every Command step of one or two
     points from where the Commands stand (and from where they do not), after legal actions."""
     for move in ["zz", 42, "a1>N", "a1>Q", "z99>N", "a1@N", "a01>N", "a1>N;zz", "a1>N;P99.2-P2.3"]:
@@ -448,7 +396,7 @@ def _defiance_turn_refusals(state: Any) -> Iterator[str]:
                 yield from _refusals(_play, state, f"{action};P{x}.{y}-P{x + dx}.{y + dy}")
 
 
-def crafted_refusals() -> Iterator[str]:
+def crafted_refusals() -> Iterator[Exception]:
     """Refusals that random play seldom meets: full and blocked points, bearing off, answers
     owed to the cube, the cube at its top, GNU Backgammon IDs and XGIDs, a failed flight."""
     seed = load("backgammon")
@@ -480,64 +428,27 @@ def crafted_refusals() -> Iterator[str]:
     yield from _refusals(_play, flight, "s3-s4*b2xa1a3")
 
 
-UNREACHED = {
-    "one side",  # a Position ID with too many checkers is refused before it names the side
-    "the other side",
-    "a move",  # the move parsers' patterns let only ASCII digits through to read_number
-    "it does not use the dice as the rules require",  # guards behind the legal-move check
-    "no order of these moves can be played",
-    "{src}/{dst} is not a move of {die}",
-    "a {die} cannot bear off from {point}",
-    "the Rebels control {point}",  # a position that random play seldom builds
-}
-"""Phrases of ``PARTS`` that the refusals above do not meet, and why."""
-
-
 @pytest.mark.parametrize(
     "refusals", [general_refusals, backgammon_refusals, defiance_refusals, crafted_refusals]
 )
 def test_bad_positions_and_illegal_moves_read_in_french(
-    refusals: Callable[[], Iterator[str]],
+    refusals: Callable[[], Iterator[Exception]],
 ) -> None:
-    messages = set(refusals())
-    assert len(messages) > 20  # the list reaches many kinds of refusal, not a few
-    for message in sorted(messages):
-        if message:
-            assert_french(message)
+    refused_here = {(type(e), str(e)): e for e in refusals()}
+    assert len(refused_here) > 20  # the list reaches many kinds of refusal, not a few
+    for _, exc in sorted(refused_here.items(), key=lambda item: item[0][1]):
+        if str(exc):
+            assert_french(exc)
 
 
-def test_the_refusals_above_meet_every_phrase() -> None:
-    """The exercise covers what the reading of the sources cannot: each phrase the engines
-    build elsewhere is met in a real refusal (but for ``UNREACHED``, said why there)."""
-    met: set[str] = set()
-    parts = [(en, re.compile(_pattern(en), re.DOTALL)) for en, _ in PARTS]
-    messages = [re.compile(_pattern(en), re.DOTALL) for en, _ in MESSAGES]
-
-    def meet(text: str) -> None:
-        for en, pattern in parts:
-            found = pattern.fullmatch(text)
-            if found is not None:
-                met.add(en)
-                for value in found.groups():
-                    meet(value)
-
-    refused = [general_refusals, backgammon_refusals, defiance_refusals, crafted_refusals]
-    for message in {m for refusals in refused for m in refusals()}:
-        for pattern in messages:
-            found = pattern.fullmatch(message)
-            if found is not None:
-                for value in found.groups():
-                    meet(value)
-        for piece in message.split("; "):
-            meet(piece)
-    assert {en for en, _ in PARTS} >= UNREACHED
-    assert not {en for en, _ in PARTS} - met - UNREACHED
-
-
-def _pattern(english: str) -> str:
-    """A loose pattern of a template (every value any text), enough to find the phrases in it."""
-    pieces = re.split(r"\{\w+(?:!r)?\}", english)
-    return "(.*?)".join(re.escape(p) for p in pieces)
+def test_the_refusals_above_reach_most_codes() -> None:
+    """The exercise covers the engines: most codes of the catalogue are met in a real
+    refusal (the others are guards a public path seldom reaches; ``tests/test_messages.py``
+    raises them directly)."""
+    corpora = [general_refusals, backgammon_refusals, defiance_refusals, crafted_refusals]
+    met = {getattr(e, "code", "") for refusals in corpora for e in refusals()}
+    codes = {m.code for m in catalogue()}
+    assert len(met & codes) > 0.6 * len(codes), sorted(codes - met)
 
 
 def test_every_reason_a_roll_cannot_be_played_reads_in_french() -> None:
@@ -545,7 +456,7 @@ def test_every_reason_a_roll_cannot_be_played_reads_in_french() -> None:
     written play fails, over the single moves of many positions."""
     rng = random.Random(4)
     game = load("backgammon")
-    reasons: set[str] = set()
+    reasons: dict[str, Any] = {}
     for _ in range(6):
         state = game.start()
         while state.outcome() is None:
@@ -554,12 +465,13 @@ def test_every_reason_a_roll_cannot_be_played_reads_in_french() -> None:
                 continue
             legal = state.legal_moves()
             if legal[0].is_pass:
-                reasons.add(state.pass_reason())
+                reasons[state.pass_reason()] = state
             state = state.play(rng.choice(legal))
     assert any("; " in r for r in reasons), "no pass with two reasons was met"
-    for reason in reasons:
-        said = assert_french(reason)
-        assert said.count(";") == reason.count(";")
+    for english, state in reasons.items():
+        said = note_in(state, "pass", "fr")
+        assert said is not None and english_run(said) is None, (english, said)
+        assert said.count(";") == english.count(";")
 
 
 _NOTATION = st.text(
@@ -578,10 +490,10 @@ _NOTATION = st.text(
 def test_any_refusal_of_written_text_reads_in_french(game: str, position: str, move: str) -> None:
     name, _, ruleset = game.partition("/")
     engine = load(name, ruleset or None)
-    for message in _refusals(engine.parse_position, position):
-        assert_french(message)
-    for message in _refusals(_play, engine.start(), move):
-        assert_french(message)
+    for exc in _refusals(engine.parse_position, position):
+        assert_french(exc)
+    for exc in _refusals(_play, engine.start(), move):
+        assert_french(exc)
 
 
 # -- a French page gets them ---------------------------------------------------------------------
@@ -599,7 +511,7 @@ def test_a_french_page_gets_the_engines_refusals_in_french(client: TestClient) -
     created = client.post("/api/games", json={"game": "general", "position": "zz"}, headers=FR)
     assert created.status_code == 422
     assert created.json()["detail"] == (
-        "position invalide : une position a 4 champs (général, rebelles, camp, envol), par "
+        f"position invalide{NNBSP}: une position a 4 champs (général, rebelles, camp, envol), par "
         f"exemple «{NNBSP}c3 a1,a2,… r 1{NNBSP}»{NNBSP}; «{NNBSP}zz{NNBSP}» en a 1"
     )
     board = client.post(
@@ -660,7 +572,7 @@ def test_an_unknown_refusal_keeps_the_english_behind_a_french_lead_in() -> None:
 
     unknown = engine_error(IllegalMove("the moon is in the way"))
     assert unknown.in_language("en") == "the moon is in the way"
-    assert unknown.in_language("fr") == "refusé par les règles : the moon is in the way"
-    known = engine_error(IllegalMove("a2 is occupied"))
+    assert unknown.in_language("fr") == f"refusé par les règles{NNBSP}: the moon is in the way"
+    known = engine_error(made("occupied", place="a2"))
     assert known.message == "a2 is occupied" and known.code == "illegal"
     assert known.in_language("fr") == "il y a déjà un pion en a2"

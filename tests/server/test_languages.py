@@ -56,14 +56,19 @@ def test_french_names_the_imperium_one_way() -> None:
     rules page alike, never « l’Empire »."""
     from pathlib import Path
 
-    from ludotheque.server.i18n.engine_words import MESSAGES, PARTS
+    from babel.messages.pofile import read_po
+
+    from ludotheque.server.i18n.catalog import po_path
     from tests.server.words import TEXTS
+
+    with po_path("fr").open("rb") as po:
+        catalogue = [str(m.string) for m in read_po(po, locale="fr") if m.id]
 
     assert TEXTS["fr"]["side.imperium"] == "Imperium"
     rules = Path(__file__).parents[2] / "ludotheque/server/web/templates/rules/defiance.fr.html"
     french = [
-        *(str(text) for text in TEXTS["fr"].values()), *(fr for _, fr in MESSAGES),
-        *(fr for _, fr in PARTS), rules.read_text(encoding="utf-8"),
+        *(str(text) for text in TEXTS["fr"].values()), *catalogue,
+        rules.read_text(encoding="utf-8"),
     ]  # fmt: skip
     assert not [text for text in french if "empire" in text.lower()]
     assert "l’<strong>Imperium</strong>" in french[-1]

@@ -14,7 +14,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NamedTuple, NoReturn
 
 from ...core import (
     CHANCE,
@@ -23,6 +23,7 @@ from ...core import (
     InvalidMove,
     InvalidPosition,
     Outcome,
+    ParamValue,
     State,
     describe_value,
     described,
@@ -96,6 +97,17 @@ RULESETS = {
     MONEY: Ruleset(MONEY, 0, False, MONEY),
     MATCH: Ruleset(MATCH, 0, False, MATCH),
 }
+
+
+class PassReason(NamedTuple):
+    """One reason a forced pass: the single move tried, its die, whether it enters from the
+    bar, and why it cannot be played (``kind``, a key of ``notation.WHY``, with its values)."""
+
+    move: str
+    die: int
+    entering: bool
+    kind: str
+    values: dict[str, ParamValue]
 
 
 class BackgammonState(State):
@@ -578,25 +590,40 @@ class BackgammonState(State):
 
     def pass_reason(self) -> str:
         """Why the side to move cannot move with its roll (empty when it can)."""
-        from .notation import explain_single
+        from .notation import WHY
+
+        reasons = [
+            (f"the bar/{move.split('/')[1]} with the {die}" if entering else move)
+            + ": " + WHY[kind].format(**values)
+            for move, die, entering, kind, values in self.pass_reasons()
+        ]  # fmt: skip
+        return "; ".join(dict.fromkeys(reasons))
+
+    def pass_reasons(self) -> list[PassReason]:
+        """``pass_reason``'s reasons as data: for each single move tried, the move (``13/7``,
+        ``bar/22``), its die, whether it enters from the bar, and why it cannot be played
+        (a kind of ``notation.WHY`` and its values), so that each can be said in any
+        language. Empty when the side can move."""
+        from .notation import why_single
 
         moves = self.legal_moves()
         if not moves or not moves[0].is_pass or self._dice is None:
-            return ""
+            return []
         me, opp = self._mover_boards()
         cap = self._game.cap
-        reasons: list[str] = []
+        reasons: list[PassReason] = []
         for die in sorted({self._dice.high, self._dice.low}, reverse=True):
             if B.count(me, B.BAR):
-                reason = explain_single(me, opp, B.BAR, 25 - die, die, cap)
-                reasons.append(f"the bar/{25 - die} with the {die}: {reason}")
+                kind, values = why_single(me, opp, B.BAR, 25 - die, die, cap)
+                reasons.append(PassReason(f"bar/{25 - die}", die, True, kind, values))
                 continue
             sources = [p for p in range(24, 0, -1) if B.count(me, p)]
             for src in sources[:2]:
                 dst = max(src - die, 0)
-                reasons.append(f"{point_name(src)}/{point_name(dst)}: "
-                               f"{explain_single(me, opp, src, dst, die, cap)}")  # fmt: skip
-        return "; ".join(dict.fromkeys(reasons))
+                kind, values = why_single(me, opp, src, dst, die, cap)
+                move = f"{point_name(src)}/{point_name(dst)}"
+                reasons.append(PassReason(move, die, False, kind, values))
+        return reasons
 
     def gnubg_id(self) -> str:
         """The full GNU Backgammon ID, ``"<Position ID>:<Match ID>"`` as GNU Backgammon shows it

@@ -33,12 +33,11 @@ from ...analysis.strength import DEFAULT, NAMES
 from ...core import CHANCE, Game, IllegalMove, InvalidPosition, State, UnknownGame
 from ..accounts.identity import signed_in_request, who
 from ..errors import GameError, say
-from ..i18n.engine_words import french
 from ..i18n.languages import analysis_module, translate
 from ..play.actions import Body
 from ..play.boards import available, board
 from ..play.deps import ServiceDep, SettingsDep, address
-from ..play.refusals import engine_error
+from ..play.refusals import bad_position, engine_error
 from ..play.routes import NOT_PUBLIC
 from ..play.schemas import Partial, documented
 from ..play.session import BOTH, WATCH, GameSession
@@ -293,11 +292,7 @@ def _state(game: Game, position: str | None) -> State:
     try:
         return game.parse_position(position.strip())
     except (InvalidPosition, IllegalMove) as exc:
-        raise GameError(
-            say("invalid position: {text}", text=str(exc),
-                said=french(str(exc)) or str(exc)),
-            "bad-position", 422,
-        ) from None  # fmt: skip
+        raise GameError(bad_position(exc), "bad-position", 422) from None
 
 
 def board_view(state: State) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from ...games.backgammon.notation import WHY
+from ...messages import catalogue
 from .catalog import DOMAIN, LANGUAGES, LOCALES, po_path
 
 SERVER = Path(__file__).resolve().parents[1]
@@ -33,7 +35,6 @@ KEYWORDS = {
     "_": None,
     "gettext": None,
     "ngettext": (1, 2),
-    "pgettext": ((1, "c"), 2),
 }
 METHODS = [
     ("**/migrations/**", "ignore"),
@@ -46,13 +47,12 @@ PLURAL_FORMS = {"fr": "nplurals=2; plural=(n > 1);"}
 
 
 def engine_messages() -> Iterator[tuple[str, str, str]]:
-    """The engines' refusals: (code, English template, where)."""
-    try:
-        from ... import messages  # the engines' catalogue of refusals
-    except ImportError:  # pragma: no cover - an engine without coded refusals
-        return
-    for entry in messages.catalogue():
-        yield entry.code, entry.template, entry.where
+    """The engines' refusals (their code as context) and backgammon's reasons a single move
+    cannot be played (``why:<kind>``): (context, English template, where)."""
+    for entry in catalogue():
+        yield entry.code, entry.template, f"ludotheque ({entry.error})"
+    for kind, template in WHY.items():
+        yield f"why:{kind}", template, "ludotheque/games/backgammon/notation.py"
 
 
 def template() -> Catalog:

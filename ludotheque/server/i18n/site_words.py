@@ -211,5 +211,4 @@ SITE = words(
         "The JSON API of this server, for bots and other programs: each operation, its"
         " parameters and its answers. “Try it out” sends real requests to this server.",
     ),
-    word("docs.schema", "The OpenAPI schema (JSON)"),
 )

@@ -1,12 +1,14 @@
-"""Refusals of the engines, as the server tells them: a 422 with the engine's message (in
-French from ``i18n.engine_words``), and the positions a game may start from."""
+"""Refusals of the engines, as the server tells them (a 422 with the engine's message, in the
+reader's language), and the positions a game may start from."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..errors import GameError, Text, say
-from ..i18n.engine_words import french
+from ..errors import GameError, Within, Words, say
+from ..i18n.refusals import refused
+
+INVALID_POSITION = say("invalid position: {text}")
 
 
 def reads_back(game: Any, text: str, state: Any) -> bool:
@@ -17,17 +19,12 @@ def reads_back(game: Any, text: str, state: Any) -> bool:
         return False
 
 
-def bad_position(exc: Exception) -> Text:
-    text = str(exc)
-    return say("invalid position: {text}", text=text,
-               said=french(text) or text)  # fmt: skip
+def bad_position(exc: Exception) -> Words:
+    """An engine's refusal of a position, as the reader is told it."""
+    return Within(INVALID_POSITION, refused(exc))
 
 
 def engine_error(exc: Exception) -> GameError:
-    """An engine's refusal as a request's refusal (the engine's message, a 422), in French
-    from ``engine_words`` (the English behind a French lead-in when it is not known there)."""
-    text = str(exc) or "this is not allowed by the rules"
-    fr = french(text)
-    said = say("{text}", text=text, said=fr) if fr else (
-        say("{text}", text=text))  # fmt: skip
-    return GameError(said, "illegal", 422)
+    """An engine's refusal as a request's refusal: a 422 with the engine's message, in the
+    reader's language from the catalogue by its code (see ``i18n.refusals``)."""
+    return GameError(refused(exc), "illegal", 422)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..clock.table import table_view
-from ..i18n.engine_words import french
 from .boards import board
 from .session import BOTH, WATCH, GameSession, next_epoch
 
@@ -100,15 +99,18 @@ def _history(session: GameSession, states: list[Any]) -> list[dict[str, Any]]:
     if keep < len(cache):
         session.history_epoch = next_epoch()
     del cache[keep:]
-    note = getattr(board(session.game), "note", None)
+    adapter = board(session.game)
+    note = getattr(adapter, "note", None)
+    note_in = getattr(adapter, "note_in", None)
     for i in range(keep, len(plies)):
         kind, text = plies[i]
         entry = {"kind": kind, "text": text, "side": states[i].to_move,
                  "position": states[i + 1].position()}  # fmt: skip
         if note is not None and kind == "move":
             entry["note"] = note(states[i], text)
-            if french(entry["note"]):  # a forced pass's reasons, for French pages
-                entry["note_fr"] = french(entry["note"])
+            french = note_in(states[i], text, "fr") if note_in is not None else None
+            if french:  # a forced pass's reasons, for French pages
+                entry["note_fr"] = french
         cache.append((states[i + 1], entry))
     return [entry for _, entry in cache]  # shared by every view: never changed once made
 

@@ -10,7 +10,9 @@ from typing import Any
 from ....core import State
 from ....games.backgammon import BackgammonState, PartialTurn, Step
 from ....games.backgammon.cube import DOUBLED, RESIGN_NAMES, RESIGNING
+from ....games.backgammon.notation import WHY
 from ....record import Record
+from ...i18n.refusals import NNBSP, reason_in, typeset
 from ..points import summary
 
 
@@ -95,3 +97,18 @@ def note(before: State, text: str) -> str:
     if text == "double" and isinstance(before, BackgammonState):
         return str(before.cube_value * 2)
     return ""
+
+
+def note_in(before: State, text: str, lang: str) -> str | None:
+    """``note`` in ``lang``, where it has words (a forced pass's reasons), else ``None``."""
+    if text != "pass" or not isinstance(before, BackgammonState) or lang == "en":
+        return None
+    reasons = before.pass_reasons()
+    if not reasons:
+        return None
+    said = []
+    for reason in reasons:
+        why = reason_in(lang, reason.kind, WHY[reason.kind], reason.values)
+        place = f"{reason.move} avec le {reason.die}" if reason.entering else reason.move
+        said.append(typeset(f"{place} : {why}"))
+    return f"{NNBSP}; ".join(dict.fromkeys(said))
