@@ -108,10 +108,15 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .server.app import create_app
-    from .server.settings import Settings
+    from .server.settings import Settings, SettingsError
     from .server.store.db import make_engine, migrate
 
-    settings = Settings(database_url=_database_url(args.db), host=args.host, port=args.port)
+    try:
+        settings = Settings.read(database_url=_database_url(args.db), host=args.host,
+                                 port=args.port)  # fmt: skip
+    except SettingsError as exc:
+        print(f"ludotheque: {exc}", file=sys.stderr)
+        return 2
     url = settings.resolved_database_url()
     if args.workers < 1:
         print("ludotheque: --workers must be at least 1", file=sys.stderr)
@@ -162,11 +167,15 @@ def _worker(args: argparse.Namespace) -> int:
     from .server.compute.pool import ComputerPool
     from .server.compute.worker import Worker
     from .server.play.service import GameService
-    from .server.settings import Settings
+    from .server.settings import Settings, SettingsError
     from .server.store.bus import make_bus
     from .server.store.db import make_engine, migrate, session_factory
 
-    settings = Settings(database_url=_database_url(args.db))
+    try:
+        settings = Settings.read(database_url=_database_url(args.db))
+    except SettingsError as exc:
+        print(f"ludotheque: {exc}", file=sys.stderr)
+        return 2
     if settings.log_format == "json":
         from .server.ops.routes import configure_logging
 

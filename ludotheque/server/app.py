@@ -235,7 +235,7 @@ def app_from_environment() -> FastAPI:
     uvicorn's supervisor, its parent (which starts its processes from its main thread, so
     the kill signal is safe; see ``compute.lifeline``)."""
     end_with_parent(kill_signal=True)
-    settings = Settings()
+    settings = Settings.read()
     if settings.log_format == "json":  # a process of its own: its logs as its parent's
         configure_logging("json", logging.WARNING)
     return create_app(settings, migrated=True)

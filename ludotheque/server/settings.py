@@ -1,19 +1,27 @@
-"""The server's settings: one object, read from the environment, with sane defaults.
+"""The server's settings: one object, read from the environment by pydantic-settings.
 
-Every limit is on by default; ``0`` switches a limit off. Each setting is read from the
-environment variable named in its comment, so that every process of a deployment (``serve``
-processes, ``worker`` processes) is configured the same way.
+Every setting is read from the variable named in its description (``LUDOTHEQUE_`` and its name
+in capitals; ``DATABASE_URL`` for the database), so that every process of a deployment
+(``serve`` processes, ``worker`` processes) is configured the same way. Every limit is on by
+default; ``0`` switches a limit off. A value that does not read (``LUDOTHEQUE_MAX_BODY=16k``,
+``LUDOTHEQUE_BUS=redis``) stops the process at start with a message that names the variable
+and what it accepts (``SettingsError``), instead of failing later on its first use.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any, Literal
 
 import platformdirs
+from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 APP_NAME = "ludotheque"
+PREFIX = "LUDOTHEQUE_"
+
+Count = Annotated[int, Field(ge=0)]
+Seconds = Annotated[float, Field(ge=0)]
 
 
 def default_database_url() -> str:
@@ -23,82 +31,116 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'ludotheque.sqlite3'}"
 
 
-def _env(name: str, default: str) -> str:
-    return os.environ.get(f"LUDOTHEQUE_{name}", default)
+class SettingsError(ValueError):
+    """Settings that do not read: the message names each variable and what it accepts."""
 
 
-def _int(name: str, default: int) -> int:
-    return int(_env(name, str(default)))
+class Settings(BaseSettings):
+    """What a server or worker process needs to know."""
 
-
-def _float(name: str, default: float) -> float:
-    return float(_env(name, str(default)))
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What a server or worker process needs to know (environment variable in brackets)."""
-
-    # SQLAlchemy URL [DATABASE_URL]; default: SQLite in the user's data directory
-    database_url: str = field(default_factory=lambda: os.environ.get("DATABASE_URL", ""))
-    # the live-update bus [LUDOTHEQUE_BUS]: "memory" (one process), "postgresql"
-    # (LISTEN/NOTIFY, any number of processes), or "auto": postgresql on PostgreSQL
-    bus: str = field(default_factory=lambda: _env("BUS", "auto"))
-    # who thinks for the computer [LUDOTHEQUE_COMPUTER]: "inline" (the server process itself,
-    # as a worker among others) or "queue" (only `ludotheque worker` processes)
-    computer: str = field(default_factory=lambda: _env("COMPUTER", "inline"))
-    # processes that think for an inline computer [LUDOTHEQUE_COMPUTER_WORKERS]
-    computer_workers: int = field(default_factory=lambda: _int("COMPUTER_WORKERS", 1))
-    # a pause before a computer move is shown, so people see what happens [..._COMPUTER_DELAY]
-    computer_delay: float = field(default_factory=lambda: _float("COMPUTER_DELAY", 0.4))
-    # seconds a computer move may take before it is tried again [LUDOTHEQUE_JOB_TIME_LIMIT]
-    job_time_limit: float = field(default_factory=lambda: _float("JOB_TIME_LIMIT", 30.0))
-    # a worker renews its hold on a job this often; a job not renewed for 3 times as long
-    # belongs to a dead worker and is taken again [LUDOTHEQUE_JOB_HEARTBEAT]
-    job_heartbeat: float = field(default_factory=lambda: _float("JOB_HEARTBEAT", 2.0))
-    # tries of a computer move before the computer plays its quickest legal move
-    # [LUDOTHEQUE_JOB_ATTEMPTS]
-    job_attempts: int = field(default_factory=lambda: _int("JOB_ATTEMPTS", 3))
-    # a game nobody has touched for this long leaves memory [LUDOTHEQUE_IDLE_SECONDS]
-    idle_seconds: float = field(default_factory=lambda: _float("IDLE_SECONDS", 300.0))
-    # an unfinished game with no change for this long is archived as abandoned
-    # [LUDOTHEQUE_ABANDON_DAYS]
-    abandon_days: float = field(default_factory=lambda: _float("ABANDON_DAYS", 30.0))
-    # largest request body, in bytes [LUDOTHEQUE_MAX_BODY]
-    max_body: int = field(default_factory=lambda: _int("MAX_BODY", 16384))
-    # largest WebSocket message, in bytes [LUDOTHEQUE_MAX_MESSAGE]
-    max_message: int = field(default_factory=lambda: _int("MAX_MESSAGE", 4096))
-    # deepest nesting of a JSON message [LUDOTHEQUE_MAX_DEPTH]
-    max_depth: int = field(default_factory=lambda: _int("MAX_DEPTH", 8))
-    # games created per client address per minute [LUDOTHEQUE_CREATE_PER_MINUTE]
-    create_per_minute: int = field(default_factory=lambda: _int("CREATE_PER_MINUTE", 30))
-    # requests that change a game (moves, undos, ...) per address per minute
-    # [LUDOTHEQUE_MOVES_PER_MINUTE]
-    moves_per_minute: int = field(default_factory=lambda: _int("MOVES_PER_MINUTE", 600))
-    # open WebSockets per client address [LUDOTHEQUE_CONNECTIONS_PER_ADDRESS]
-    connections_per_address: int = field(
-        default_factory=lambda: _int("CONNECTIONS_PER_ADDRESS", 64)
+    model_config = SettingsConfigDict(
+        env_prefix=PREFIX, frozen=True, extra="ignore", populate_by_name=True
     )
-    # origins allowed to open WebSockets besides the server's own, comma-separated
-    # [LUDOTHEQUE_ALLOWED_ORIGINS]
-    allowed_origins: tuple[str, ...] = field(
-        default_factory=lambda: tuple(
-            o.strip() for o in _env("ALLOWED_ORIGINS", "").split(",") if o.strip()
-        )
+
+    database_url: str = Field(
+        default="", validation_alias=AliasChoices("database_url", "DATABASE_URL"),
+        description="the database's SQLAlchemy URL [DATABASE_URL]; default: SQLite in the "
+        "user's data directory",
+    )  # fmt: skip
+    bus: Literal["auto", "memory", "postgresql"] = Field(
+        default="auto", description="the live-update bus: memory (one process), postgresql "
+        "(LISTEN/NOTIFY, any number of processes), or auto: postgresql on PostgreSQL",
+    )  # fmt: skip
+    computer: Literal["inline", "queue"] = Field(
+        default="inline", description="who thinks for the computer: inline (the server "
+        "process itself, as a worker among others) or queue (only `ludotheque worker`)",
+    )  # fmt: skip
+    computer_workers: Annotated[int, Field(ge=1)] = Field(
+        default=1, description="processes that think for an inline computer"
     )
-    # the server's secret for CSRF tokens, at least 16 bytes, the same in every process
-    # [LUDOTHEQUE_SECRET]; unset: made once and kept beside the SQLite database, or in the
-    # PostgreSQL database itself (see ``secret.server_secret``)
-    secret: str = field(default_factory=lambda: _env("SECRET", ""))
-    # Argon2id's cost for passwords [LUDOTHEQUE_PASSWORD_MEMORY, in KiB]
-    password_memory: int = field(default_factory=lambda: _int("PASSWORD_MEMORY", 65536))
-    # queued or running analyses one address (and one account) may have at once
-    # [LUDOTHEQUE_ANALYSES_QUEUED]
-    analyses_queued: int = field(default_factory=lambda: _int("ANALYSES_QUEUED", 3))
-    # logs on standard error: "text" or "json" (one object a line) [LUDOTHEQUE_LOG_FORMAT]
-    log_format: str = field(default_factory=lambda: _env("LOG_FORMAT", "text"))
+    computer_delay: Seconds = Field(
+        default=0.4, description="seconds before a computer move is shown"
+    )
+    job_time_limit: Annotated[float, Field(gt=0)] = Field(
+        default=30.0, description="seconds a computer move may take before it is tried again"
+    )
+    job_heartbeat: Annotated[float, Field(gt=0)] = Field(
+        default=2.0, description="a worker renews its lease this often; a lease not renewed "
+        "for 3 times as long is taken over",
+    )  # fmt: skip
+    job_attempts: Annotated[int, Field(ge=1)] = Field(
+        default=3, description="tries of a computer move before its quickest legal move"
+    )
+    idle_seconds: Seconds = Field(
+        default=300.0, description="a game nobody touches for this long leaves memory"
+    )
+    abandon_days: Seconds = Field(
+        default=30.0, description="unfinished games with no change for this long are archived"
+    )
+    max_body: Count = Field(default=16384, description="largest request body, in bytes")
+    max_message: Count = Field(default=4096, description="largest WebSocket message, in bytes")
+    max_depth: Count = Field(default=8, description="deepest nesting of a JSON message")
+    create_per_minute: Count = Field(
+        default=30, description="games created per client address per minute"
+    )
+    moves_per_minute: Count = Field(
+        default=600, description="moves and other changes per client address per minute"
+    )
+    connections_per_address: Count = Field(
+        default=64, description="open WebSockets per client address"
+    )
+    allowed_origins: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(), description="other origins whose pages may open WebSockets "
+        "(comma-separated)",
+    )  # fmt: skip
+    secret: str = Field(
+        default="", description="signs CSRF tokens and seat links: at least 16 bytes, the same "
+        "in every process; unset: made once and kept (see store.secret)",
+    )  # fmt: skip
+    password_memory: Annotated[int, Field(ge=8)] = Field(
+        default=65536, description="Argon2id's memory per password hash, in KiB"
+    )
+    analyses_queued: Count = Field(
+        default=3, description="analyses one address, and one account, may have waiting"
+    )
+    analysis_workers: Annotated[int, Field(ge=1)] = Field(
+        default=1, description="analyses thought at once by one server or worker process"
+    )
+    analysis_time_limit: Annotated[float, Field(gt=0)] = Field(
+        default=900.0, description="seconds an analysis may take before it is given up"
+    )
+    analyses_per_minute: Count = Field(
+        default=30, description="analyses asked per client address per minute"
+    )
+    hint_workers: Annotated[int, Field(ge=1)] = Field(
+        default=1, description="processes in each server that answer hints and the board"
+    )
+    hint_time_limit: Annotated[float, Field(gt=0)] = Field(
+        default=20.0, description="seconds the best moves of one position may take"
+    )
+    hints_per_minute: Count = Field(
+        default=120, description="best-move questions per client address per minute"
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="logs on standard error: text, or json (an object a line)"
+    )
     host: str = "127.0.0.1"
     port: int = 8000
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(o.strip() for o in value.split(",") if o.strip())
+        return value
+
+    @classmethod
+    def read(cls, **given: Any) -> Settings:
+        """The settings from the environment (and ``given``), or ``SettingsError``."""
+        try:
+            return cls(**given)
+        except ValidationError as exc:
+            raise SettingsError(explain(exc)) from None
 
     def resolved_database_url(self) -> str:
         return self.database_url or default_database_url()
@@ -108,3 +150,21 @@ class Settings:
         if self.bus != "auto":
             return self.bus
         return "postgresql" if self.resolved_database_url().startswith("postgresql") else "memory"
+
+
+def variable(name: str) -> str:
+    """The environment variable of setting ``name``."""
+    return "DATABASE_URL" if name == "database_url" else PREFIX + name.upper()
+
+
+def explain(exc: ValidationError) -> str:
+    """One line per wrong setting: its variable, the value given, and what it accepts."""
+    lines = []
+    for error in exc.errors():
+        name = str(error["loc"][0]) if error.get("loc") else "?"
+        field = Settings.model_fields.get(name)
+        what = field.description if field is not None and field.description else ""
+        given = error.get("input")
+        lines.append(f"{variable(name)}={given!s}: {error['msg'].lower()}"
+                     + (f" ({what})" if what else ""))  # fmt: skip
+    return "the settings do not read:\n  " + "\n  ".join(lines)

@@ -4,15 +4,21 @@ site's Content-Security-Policy, without a console error.
 
 Screenshots: ``docs`` (the page as it opens, 1366×768) and ``docs-operation`` (an operation
 opened, its parameters shown), ``docs-try-it-out`` ("Try it out" creating a game).
+
+A signed-in person's "Try it out" carries their CSRF token (``static/docs.js``), as the site's
+own scripts do: without it the server would refuse their requests that change something.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import ConsoleMessage, Page, Route, expect
 
 from tests.browser.conftest import SHOTS, Server
+from tests.browser.test_place_pages import sign_up
 
 VIEWPORT = {"width": 1366, "height": 768}
 
@@ -77,6 +83,32 @@ def test_docs_draw_the_api_offline_under_the_policy(
     assert errors == [], errors
     assert page.errors == []  # type: ignore[attr-defined]  # the conftest's CSP watch
     assert left == [], f"requests left the server's origin: {left}"
+
+
+@pytest.fixture
+def quick_accounts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    """A server whose password hashing is quick (a test signs up)."""
+    monkeypatch.setenv("LUDOTHEQUE_PASSWORD_MEMORY", "8")
+    server = Server(tmp_path / "docs.sqlite3")
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_try_it_out_signed_in_sends_the_csrf_token(
+    quick_accounts: Server, new_page: Callable[..., Page]
+) -> None:
+    page = new_page(viewport=VIEWPORT)
+    sign_up(page, quick_accounts, "docreader")
+    page.goto(quick_accounts.url + "/docs")
+    seek = page.locator(operation("post", "/api/lobby/seeks"))
+    seek.locator(".opblock-summary-control").click()
+    seek.locator(".try-out__btn").click()
+    seek.locator("textarea.body-param__text").fill('{"game": "general", "control": "5+3"}')
+    seek.locator(".btn.execute").click()
+    answer = seek.locator(".live-responses-table tr.response")
+    expect(answer.locator(".response-col_status")).to_contain_text("201")
+    assert page.errors == []  # type: ignore[attr-defined]
 
 
 def _error(message: ConsoleMessage, errors: list[str]) -> None:

@@ -12,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from ludotheque.server import timesource
+from ludotheque.server.timesource import FakeTime
 from tests.server.conftest import new_game, token_of
 
 TURKISH = "3İE1IE2/8/8/8/8/4ISW3/RS6RE/7RNE r37,i37 R5.4,I6.6,I6.7 r"
@@ -188,13 +190,14 @@ def test_connections_per_address_are_limited(app_with: Callable[..., TestClient]
 def test_idle_games_leave_memory_and_come_back_from_the_log(
     app_with: Callable[..., TestClient],
 ) -> None:
-    client = app_with(idle_seconds=0.0)
-    token = token_of(new_game(client)["seats"]["both"])
-    client.post(f"/api/play/{token}/move", json={"move": "a2-b2", "ply": 0})
-    service = client.app.state.service  # type: ignore[attr-defined]
-    assert service.games
-    time.sleep(0.01)
-    assert service.forget_idle() >= 1 and not service.games
+    client = app_with(idle_seconds=60.0)
+    with timesource.using(FakeTime()) as clock:
+        token = token_of(new_game(client)["seats"]["both"])
+        client.post(f"/api/play/{token}/move", json={"move": "a2-b2", "ply": 0})
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert service.games and service.forget_idle() == 0
+        clock.advance(61)  # a minute nobody touched it
+        assert service.forget_idle() >= 1 and not service.games
     state = client.post(f"/api/play/{token}/move", json={"move": "c3-b4", "ply": 1}).json()
     assert [h["text"] for h in state["history"]] == ["a2-b2", "c3-b4xa3c5"]
 
@@ -202,14 +205,16 @@ def test_idle_games_leave_memory_and_come_back_from_the_log(
 def test_games_left_for_long_are_archived_as_abandoned(
     app_with: Callable[..., TestClient],
 ) -> None:
-    client = app_with(abandon_days=1 / 86400)  # one second
-    created = new_game(client, mode="friend")
-    rebels = token_of(created["seats"]["rebels"])
-    client.post(f"/api/play/{rebels}/move", json={"move": "a2-b2", "ply": 0})
-    service = client.app.state.service  # type: ignore[attr-defined]
-    assert client.portal.call(service.abandon_stale) == 0  # type: ignore[union-attr]
-    time.sleep(2.1)
-    assert client.portal.call(service.abandon_stale) == 1  # type: ignore[union-attr]
+    client = app_with(abandon_days=30)
+    with timesource.using(FakeTime()) as clock:
+        created = new_game(client, mode="friend")
+        rebels = token_of(created["seats"]["rebels"])
+        client.post(f"/api/play/{rebels}/move", json={"move": "a2-b2", "ply": 0})
+        service = client.app.state.service  # type: ignore[attr-defined]
+        clock.advance(29 * 86400)
+        assert client.portal.call(service.abandon_stale) == 0  # type: ignore[union-attr]
+        clock.advance(2 * 86400)  # left for a month
+        assert client.portal.call(service.abandon_stale) == 1  # type: ignore[union-attr]
     state = client.get(f"/api/play/{rebels}").json()
     assert state["outcome"] == {"winner": None, "reason": "abandoned"}
     archived = {g["id"]: g for g in client.get("/api/archive").json()}

@@ -241,3 +241,20 @@ def test_admin_lists_dead_jobs_and_queues_one_again(
     assert main(["admin", "--db", str(path), "jobs"]) == 0
     assert "no dead job" in capsys.readouterr().out
     assert main(["admin", "--db", str(path), "jobs", "--retry", "999"]) == 1
+
+
+def test_a_wrong_setting_stops_the_process_naming_its_variable(tmp_path: Any) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LUDOTHEQUE_MAX_BODY": "16k", "LUDOTHEQUE_BUS": "redis"}
+    for command in ("serve", "worker"):
+        done = subprocess.run(
+            [sys.executable, "-m", "ludotheque", command, "--db", str(tmp_path / "x.sqlite3")],
+            env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert "LUDOTHEQUE_MAX_BODY=16k" in done.stderr and "valid integer" in done.stderr
+        assert "LUDOTHEQUE_BUS=redis" in done.stderr and "'postgresql'" in done.stderr
+        assert "Traceback" not in done.stderr

@@ -18,13 +18,13 @@ import hashlib
 import hmac
 import math
 import secrets
-import time
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .. import timesource
 from ..errors import say
 from ..metrics import refused
 from ..play.service import GameService
@@ -107,7 +107,7 @@ class SignInThrottle:
     async def check(self, account: str, address: str, device: Device | None) -> None:
         """Refuse (429, with ``retry_after``) a try made before its wait is over."""
         scopes = self.scopes(account, address, device)
-        now = time.time()
+        now = timesource.time()
 
         def read() -> list[SignInFailureRow]:
             with self.service.sessions() as db:
@@ -123,7 +123,7 @@ class SignInThrottle:
     async def failed(self, account: str, address: str, device: Device | None) -> None:
         """One more failure for each of the try's counts."""
         scopes = self.scopes(account, address, device)
-        now = time.time()
+        now = timesource.time()
 
         def write() -> None:
             for scope, key in scopes:

@@ -10,13 +10,13 @@ pages and sockets of one visit do not each ask the database.
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .. import timesource
 from ..play.service import GameService
 from ..store.db import LoginRow, UserRow, now
 from .rules import (
@@ -136,7 +136,7 @@ class Users:
             return None
         digest = session_hash(token)
         cached = self.cache.get(digest)
-        moment = time.monotonic()
+        moment = timesource.monotonic()
         if cached is not None and moment - cached[0] < CACHE_SECONDS:
             return cached[1]
 

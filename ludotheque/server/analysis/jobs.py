@@ -26,9 +26,7 @@ import contextlib
 import dataclasses
 import json
 import logging
-import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -46,6 +44,7 @@ from ...analysis.model import VERSION
 from ...analysis.strength import DEFAULT, NAMES, strengths
 from ...record import Record
 from ...solve import oracle
+from .. import timesource
 from ..compute.pool import ComputerPool
 from ..compute.worker import DEAD, Job, Worker
 from ..errors import GameError, say
@@ -62,19 +61,6 @@ QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 log = logging.getLogger("ludotheque.analysis")
 
 
-def _env_float(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
-TIME_LIMIT = _env_float("LUDOTHEQUE_ANALYSIS_TIME_LIMIT", 900.0)
-"""Seconds an analysis may take before it is given up [LUDOTHEQUE_ANALYSIS_TIME_LIMIT]."""
-PROCESSES = max(1, int(_env_float("LUDOTHEQUE_ANALYSIS_WORKERS", 1)))
-"""Analyses thought at once by one server or worker process [LUDOTHEQUE_ANALYSIS_WORKERS]."""
-HINT_TIME_LIMIT = _env_float("LUDOTHEQUE_HINT_TIME_LIMIT", 20.0)
-"""Seconds the best moves of one position may take [LUDOTHEQUE_HINT_TIME_LIMIT]."""
 PROGRESS_EVERY = 0.4
 """Seconds between two writes of an analysis's progress."""
 
@@ -188,7 +174,7 @@ def request_analysis(
     job was queued by this call. An analysis already asked, running or done is shared; one
     that failed (or was made by an older version) is asked again, unless ``asker`` already
     waits for as many analyses as they may (429)."""
-    stamp = time.time()
+    stamp = timesource.time()
     code = STRENGTH_CODES[strength]
     row = db.get(AnalysisRow, (game_id, strength))
     job = db.scalars(
@@ -274,7 +260,7 @@ def analyse_in_process(task: int, record_json: str, strength: str) -> str:
 
     def progress(done: int, total: int) -> None:
         nonlocal last
-        now = time.monotonic()
+        now = timesource.monotonic()
         if _progress is not None and (done == total or now - last >= 0.2):
             last = now
             _progress.put((task, done, total))
@@ -313,7 +299,7 @@ class AnalysisPool(ComputerPool):
     """Processes for analyses, which report ``(task, done, total)`` through a queue read by a
     thread of this process; ``kill`` (a computation that took too long) starts afresh."""
 
-    def __init__(self, workers: int = PROCESSES) -> None:
+    def __init__(self, workers: int = 1) -> None:
         self.listeners: dict[int, Callable[[int, int], None]] = {}
         self.tasks = 0
         self.queue: Any = None
@@ -380,7 +366,12 @@ class AnalysisPool(ComputerPool):
 
 
 class HintPool(ComputerPool):
-    """Processes that answer the best moves of positions (hints, the analysis board)."""
+    """Processes that answer the best moves of positions (hints, the analysis board), each
+    question within ``time_limit`` seconds."""
+
+    def __init__(self, workers: int = 1, time_limit: float = 20.0) -> None:
+        self.time_limit = time_limit
+        super().__init__(workers)
 
     def _new(self) -> ProcessPoolExecutor:
         return self._executor(_start_hint_process)
@@ -395,7 +386,7 @@ class HintPool(ComputerPool):
             future = loop.run_in_executor(
                 self.pool, best_in_process, game, ruleset, position, history, n
             )
-            return await asyncio.wait_for(future, HINT_TIME_LIMIT)
+            return await asyncio.wait_for(future, self.time_limit)
         except (TimeoutError, BrokenProcessPool):  # too slow, or a process died: start afresh
             self.kill()
             raise TimeoutError("the engine did not answer") from None
@@ -426,7 +417,7 @@ class AnalysisWorker(Worker):
 
     def _pool(self) -> AnalysisPool:
         if self.engines is None:
-            self.engines = AnalysisPool()
+            self.engines = AnalysisPool(self.settings.analysis_workers)
         return self.engines
 
     def _write(self, job: Job, strength: str, **values: Any) -> None:
@@ -451,7 +442,7 @@ class AnalysisWorker(Worker):
             db.execute(
                 update(AnalysisRow)
                 .where(AnalysisRow.game_id == job.game_id, AnalysisRow.strength == strength)
-                .values(status=status, finished_at=time.time(), **values)
+                .values(status=status, finished_at=timesource.time(), **values)
             )
             job_status = DONE if status == DONE else DEAD if dead else FAILED
             self._close(db, job, job_status, values.get("error"))
@@ -508,10 +499,11 @@ class AnalysisWorker(Worker):
         reporter = asyncio.ensure_future(report())
         pool = self._pool()
         try:
-            text = await asyncio.wait_for(pool.analyse(record_json, strength, progress), TIME_LIMIT)
+            limit = self.settings.analysis_time_limit
+            text = await asyncio.wait_for(pool.analyse(record_json, strength, progress), limit)
         except TimeoutError:
             pool.kill()
-            message = f"the analysis took more than {TIME_LIMIT:g} s"
+            message = f"the analysis took more than {limit:g} s"
             await self.service.run_db(lambda: self._finish(job, strength, FAILED, error=message))
             return
         except Exception as exc:

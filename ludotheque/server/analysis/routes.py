@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -41,6 +40,7 @@ from ..play.refusals import bad_position, engine_error
 from ..play.routes import NOT_PUBLIC
 from ..play.schemas import Partial, documented
 from ..play.session import BOTH, WATCH, GameSession
+from ..settings import Settings
 from ..web.guard import RateLimits
 from ..web.pages import language, looking, page, templates
 from ..web.shared_limits import SharedCounts
@@ -58,12 +58,6 @@ from .schemas import AnalysisAnswer, BoardBest, BoardView, Hints
 HINTS = 3
 HISTORY = 40  # earlier positions a board sends for the repetition draw
 
-ANALYSES_PER_MINUTE = int(os.environ.get("LUDOTHEQUE_ANALYSES_PER_MINUTE", "30"))
-"""Analyses asked per client address per minute [LUDOTHEQUE_ANALYSES_PER_MINUTE]."""
-HINTS_PER_MINUTE = int(os.environ.get("LUDOTHEQUE_HINTS_PER_MINUTE", "120"))
-"""Best-move questions (hints, the board) per address per minute [LUDOTHEQUE_HINTS_PER_MINUTE]."""
-HINT_PROCESSES = max(1, int(os.environ.get("LUDOTHEQUE_HINT_WORKERS", "1")))
-"""Processes that answer best-move questions in each server [LUDOTHEQUE_HINT_WORKERS]."""
 
 NO_HINTS = say(
     "no hints in this game: only at one screen and against the computer, unrated",
@@ -78,13 +72,15 @@ ENGINE_SLOW = say("the engine took too long; try again")
 class Engines:
     """What the router keeps per app: its rate limits and the pool for best moves."""
 
-    def __init__(self, shared: SharedCounts | None = None) -> None:
-        self.limits = RateLimits({"analyse": ANALYSES_PER_MINUTE, "hint": HINTS_PER_MINUTE}, shared)
+    def __init__(self, settings: Settings, shared: SharedCounts | None = None) -> None:
+        self.settings = settings
+        per_minute = {"analyse": settings.analyses_per_minute, "hint": settings.hints_per_minute}
+        self.limits = RateLimits(per_minute, shared)
         self.pool: HintPool | None = None
 
     def hints(self) -> HintPool:
         if self.pool is None:
-            self.pool = HintPool(HINT_PROCESSES)
+            self.pool = HintPool(self.settings.hint_workers, self.settings.hint_time_limit)
         return self.pool
 
     def close(self) -> None:
@@ -97,7 +93,9 @@ def engines(conn: HTTPConnection) -> Engines:
     state = conn.app.state
     found: Engines | None = getattr(state, "analysis_engines", None)
     if found is None:
-        found = state.analysis_engines = Engines(getattr(state, "shared_counts", None))
+        found = state.analysis_engines = Engines(
+            state.settings, getattr(state, "shared_counts", None)
+        )
     return found
 
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from .. import timesource
 from ..accounts.identity import Who
 from ..errors import GameError, say
 from ..play.service import GameService
@@ -48,7 +48,7 @@ class Chat:
         self.bus = bus
         self.hub = hub
         self.limiter = ChatLimiter()
-        self.swept = time.monotonic()
+        self.swept = timesource.monotonic()
         self.last_heard: dict[str, int] = {}  # game -> the last message told here
         bus.subscribe("chat", self._heard)
         bus.on_gap(self.catch_up)
@@ -72,12 +72,12 @@ class Chat:
         if channel == WATCHERS and who.user is None:
             raise GameError(SIGN_IN_TO_CHAT, "sign-in-required", 403)
         key, name = self.sender(session, seat, who)
-        stamp = time.time()
+        stamp = timesource.time()
         message = Message.new(stamp, channel, key, name or "", text)
         limit_key = who.key or f"{session.id}:{seat}"
         self.limiter.check(limit_key, message.text, stamp)
-        if time.monotonic() - self.swept > 60:
-            self.swept = time.monotonic()
+        if timesource.monotonic() - self.swept > 60:
+            self.swept = timesource.monotonic()
             self.limiter.forget(stamp)
         side = seat if channel == PLAYERS else None
 

@@ -18,9 +18,9 @@ No clock at all (``None``) stays possible for casual games.
 
 A ``Clock`` is a value: ``press`` (a side has moved), ``stop`` (the game ended) return a new
 clock; the time always comes in as an argument (``now``, seconds since the epoch), so the
-server passes ``time.time()`` and tests pass what they like. Any process can tell a game's
-``deadline`` (store it in an indexed column and let a sweeper look for past deadlines). There
-is no pause. As on lichess, a side's first move of a live game does not use its clock; it must
+server passes ``timesource.time()`` and tests pass what they like. Any process can tell a
+game's ``deadline`` (store it in an indexed column and let a sweeper look for past deadlines).
+There is no pause. As on lichess, a side's first move of a live game does not use its clock; it must
 come within ``FIRST_MOVE_SECONDS`` (in correspondence: within the time per move) or the game is
 aborted (no result, never rated).
 

@@ -24,14 +24,13 @@ import hashlib
 import logging
 import os
 import socket
-import time
 from dataclasses import dataclass
 
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ...ai.levels import make_agent
-from .. import metrics
+from .. import metrics, timesource
 from ..clock.jobs import clock_job
 from ..errors import GameError
 from ..play.service import GameService
@@ -107,7 +106,7 @@ class Worker:
 
     def claim(self) -> Job | None:
         """Take the oldest job that is ready, or one whose worker's lease ran out."""
-        stamp = time.time()
+        stamp = timesource.time()
         with self.service.sessions() as db:
             ready = or_(
                 and_(JobRow.status == "queued", JobRow.not_before <= stamp),
@@ -161,7 +160,7 @@ class Worker:
                 update(JobRow)
                 .where(JobRow.id == job.id, JobRow.worker == self.name,
                        JobRow.status == "running")
-                .values(lease_until=time.time() + self.lease)
+                .values(lease_until=timesource.time() + self.lease)
             )  # fmt: skip
             db.commit()
 
@@ -169,7 +168,7 @@ class Worker:
         db.execute(
             update(JobRow)
             .where(JobRow.id == job.id)
-            .values(status=status, error=error, finished_at=time.time(), lease_until=None)
+            .values(status=status, error=error, finished_at=timesource.time(), lease_until=None)
         )
 
     def _end(self, job: Job, status: str, error: str | None = None) -> None:
@@ -196,7 +195,7 @@ class Worker:
                 update(JobRow)
                 .where(JobRow.id == job.id, JobRow.worker == self.name)
                 .values(status="queued", error=error, lease_until=None, worker=None,
-                        not_before=time.time() + backoff(job.attempts))
+                        not_before=timesource.time() + backoff(job.attempts))
             )  # fmt: skip
             db.commit()
 
@@ -220,7 +219,7 @@ class Worker:
                 ready = await self.service.run_db(self.next_ready)
             except Exception:
                 ready = None
-            delay = 1.0 if ready is None else min(1.0, max(0.0, ready - time.time()))
+            delay = 1.0 if ready is None else min(1.0, max(0.0, ready - timesource.time()))
             await self._sleep(stop, delay)
 
     async def _sleep(self, stop: asyncio.Event, delay: float) -> None:
@@ -243,7 +242,9 @@ class Worker:
             # this process stops: the job goes back to the queue at once for another one
             # (this try is not counted), rather than waiting for its lease to run out
             with contextlib.suppress(Exception):
-                await asyncio.shield(self.service.run_db(lambda: self._later(job, time.time())))
+                await asyncio.shield(
+                    self.service.run_db(lambda: self._later(job, timesource.time()))
+                )
             raise
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"[:2000]

@@ -29,7 +29,6 @@ import hashlib
 import hmac
 import logging
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -38,6 +37,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from ... import load
+from .. import timesource
 from ..accounts.identity import Who
 from ..accounts.rules import username_key
 from ..accounts.users import Users
@@ -141,7 +141,7 @@ class Lobby:
         bus.on_gap(self.catch_up)
 
     def now(self) -> float:
-        return time.time()
+        return timesource.time()
 
     # -- announcements ---------------------------------------------------------------------
 
@@ -214,10 +214,10 @@ class Lobby:
 
         seeks, playing = await self.service.run_db(read)
         self.seeks = seeks
-        self.read_at = time.monotonic()
+        self.read_at = timesource.monotonic()
         if playing is not None:
             self.games = playing
-            self.games_at = time.monotonic()
+            self.games_at = timesource.monotonic()
 
     def view(self, who: Who) -> dict[str, Any]:
         """What ``who``'s lobby page shows: the open challenges they may see, their own
@@ -510,7 +510,7 @@ class Lobby:
         last_renew = last_wave = 0.0
         while not stop.is_set():
             try:
-                moment = time.monotonic()
+                moment = timesource.monotonic()
                 if moment - last_renew >= RENEW_SECONDS:
                     last_renew = moment
                     await self._renew()

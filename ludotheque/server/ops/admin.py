@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from .. import timesource
 from ..compute.worker import DEAD
 from ..store.db import JobRow, make_engine, migrate, session_factory
 
@@ -45,7 +46,7 @@ def retry_job(db: Session, job_id: int) -> bool:
     changed = db.execute(
         update(JobRow)
         .where(JobRow.id == job_id, JobRow.status == DEAD)
-        .values(status="queued", attempts=0, not_before=time.time(), lease_until=None,
+        .values(status="queued", attempts=0, not_before=timesource.time(), lease_until=None,
                 worker=None, finished_at=None)
     )  # fmt: skip
     db.commit()

@@ -15,10 +15,11 @@ message was served, however many came. ``bench/flood.py`` measures the same with
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from .. import timesource
 
 RATES: dict[str, tuple[float, float]] = {
     "any": (40.0, 80.0),
@@ -60,7 +61,7 @@ class Bucket:
 class Budget:
     """One socket's budgets (see the module's note)."""
 
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = timesource.monotonic
     buckets: dict[str, Bucket] = field(default_factory=dict)
     refused: deque[float] = field(default_factory=deque)
     told_at: float = float("-inf")

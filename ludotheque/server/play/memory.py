@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -15,6 +14,7 @@ from sqlalchemy import func, select, update
 
 from ... import load
 from ...record import Record
+from .. import timesource
 from ..errors import GameError, say
 from ..settings import Settings
 from ..store.bus import Bus
@@ -127,7 +127,7 @@ class Games:
                 finally:
                     del self.loading[game_id]
                     self.heard_while_loading.pop(game_id, None)
-        session.last_used = time.monotonic()
+        session.last_used = timesource.monotonic()
         return session
 
     async def _load(self, game_id: str) -> GameSession:
@@ -186,7 +186,7 @@ class Games:
                     update(JobRow)
                     .where(JobRow.game_id == game_id, JobRow.status.in_(("queued", "running")))
                     .values(status="dead", error=f"unreadable game: {reason}"[:2000],
-                            finished_at=time.time(), lease_until=None)
+                            finished_at=timesource.time(), lease_until=None)
                 )  # fmt: skip
                 db.commit()
 
@@ -299,7 +299,7 @@ class Games:
 
     def forget_idle(self) -> int:
         """Drop the games nobody used for ``idle_seconds`` (they are rebuilt on demand)."""
-        limit = time.monotonic() - self.settings.idle_seconds
+        limit = timesource.monotonic() - self.settings.idle_seconds
         idle = [
             gid
             for gid, s in self.games.items()

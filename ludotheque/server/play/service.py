@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -26,6 +25,7 @@ from ... import load
 from ...ai.levels import LEVELS
 from ...core import CHANCE, IllegalMove, InvalidPosition, UnknownGame
 from ...record import Record
+from .. import timesource
 from ..clock.table import checked_control, new_clock
 from ..errors import GameError, say
 from ..settings import Settings
@@ -65,7 +65,7 @@ class GameService:
         self.settings = settings or Settings()
         self.bus: Bus = bus or MemoryBus()
         self.on_change = on_change
-        self.now: Callable[[], float] = time.time  # the clocks' time (tests set their own)
+        self.now: Callable[[], float] = timesource.time  # the clocks' time (tests set their own)
         self.db = Database(sessions, self.bus)
         self.memory = Games(self.db, self.settings, self.bus, self.announce, lambda: self.now())
         self.writer = Writer(self.db, self.settings, self.bus, self.memory, lambda: self.now())

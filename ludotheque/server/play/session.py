@@ -10,7 +10,6 @@ import asyncio
 import hashlib
 import itertools
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from ...core import Outcome
 from ...record import Record
+from .. import timesource
 from ..clock.controls import Clock
 from .people import Person
 
@@ -67,7 +67,7 @@ class GameSession:
     rematch_declined: str | None = None  # the side that turned the offered rematch down
     declined: str | None = None  # a rematch turned down: the side its decliner would have had
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    last_used: float = field(default_factory=time.monotonic)
+    last_used: float = field(default_factory=timesource.monotonic)
     clients: int = 0  # this process's open sockets on the game (they keep it in memory)
     history_cache: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
     history_epoch: int = field(default_factory=next_epoch)
@@ -83,7 +83,7 @@ class GameSession:
     people: dict[str, Person] = field(default_factory=dict)
     presence: dict[str, float] = field(default_factory=dict)
     rating_changes: dict[str, Any] | None = None
-    now: Callable[[], float] = field(default=time.time, repr=False)  # the clocks' time
+    now: Callable[[], float] = field(default=timesource.time, repr=False)  # the clocks' time
 
     @property
     def ply(self) -> int:

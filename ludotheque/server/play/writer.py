@@ -12,7 +12,6 @@ import itertools
 import json
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -21,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ...core import IllegalMove, InvalidPosition
-from .. import metrics
+from .. import metrics, timesource
 from ..clock.table import TIME_RAN_OUT, after_change, end_event, flagged
 from ..errors import DATABASE_AWAY, DATABASE_BUSY, UNCERTAIN, GameError, say
 from ..settings import Settings
@@ -68,7 +67,7 @@ class Writer:
         """What writing ``events`` at ``session.seq`` changes besides the log: the game's
         summary row and, when the computer is due, its job."""
         over = session.record.outcome()
-        stamp = time.time()
+        stamp = timesource.time()
         clock = session.clock
         clocked = any(sets_clock(kind, data) for kind, data in events)
         deadline = clock.deadline() if clocked and clock is not None else None

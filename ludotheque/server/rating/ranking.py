@@ -23,18 +23,16 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from ... import available_games
 from ..play.people import Person
 from ..play.points import rates_now
 from ..play.session import GameSession
 from ..store.db import PlayerRow, RatingHistoryRow, RatingRow, UserRow, now
 from .glicko import DRAW, LOSS, WIN, Rating, rate_game
 
-RATED_RULESETS = {
-    "general": ("default",),
-    "backgammon": ("seed", "standard", "money", "match"),
-    "defiance": ("10x10", "8x8"),
-}
-"""The games and rulesets of the lobby and the ratings. Backgammon's money games are casual
+RATED_RULESETS: dict[str, tuple[str, ...]] = available_games()
+"""The games and rulesets of the lobby and the ratings: every one the registry has (a game
+added to ``ludotheque`` comes with its ratings). Backgammon's money games are casual
 (``points.CASUAL``); a match is rated once, by its result (``points.rates_now``)."""
 
 

@@ -14,7 +14,7 @@ accepting one seek, one wins. The schema is managed by Alembic
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +38,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
+from .. import timesource
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 def now() -> datetime:
-    return datetime.now(UTC).replace(microsecond=0)
+    """The time to store (``timesource.now``: the server's one clock, which tests replace)."""
+    return timesource.now()
 
 
 def token_hash(token: str) -> str:

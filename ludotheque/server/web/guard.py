@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,6 +25,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .. import timesource
 from ..errors import GameError, say
 from ..i18n.languages import pick_language
 from ..metrics import refused
@@ -126,7 +126,7 @@ class RateLimits:
             if self.limiter.hit(item, kind, address):
                 return
             stats = self.limiter.get_window_stats(item, kind, address)
-            retry = max(1, math.ceil(stats.reset_time - time.time()))
+            retry = max(1, math.ceil(stats.reset_time - timesource.time()))
         refused(kind)
         error = GameError(
             say("too many requests: wait {retry} s and try again", retry=retry),

@@ -19,9 +19,10 @@ import asyncio
 import contextlib
 import logging
 import math
-import time
 from collections.abc import Callable
 from typing import Any
+
+from .. import timesource
 
 log = logging.getLogger("ludotheque.limits")
 
@@ -44,7 +45,7 @@ Key = tuple[str, str, int]
 class SharedCounts:
     """This process's view of the shared counts (see the module's note)."""
 
-    def __init__(self, conninfo: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, conninfo: str, clock: Callable[[], float] = timesource.time) -> None:
         self.conninfo = conninfo
         self.clock = clock
         self.pending: dict[Key, int] = {}  # counted here, not yet added to the database
