@@ -164,8 +164,10 @@ def _worker(args: argparse.Namespace) -> int:
     import logging
     import signal
 
+    from .server.clock.table import CLOCKS
     from .server.compute.pool import ComputerPool
     from .server.compute.worker import Worker
+    from .server.play.points import MATCHES
     from .server.play.service import GameService
     from .server.settings import Settings, SettingsError
     from .server.store.bus import make_bus
@@ -188,7 +190,8 @@ def _worker(args: argparse.Namespace) -> int:
         engine = make_engine(url)
         migrate(engine)
         bus = make_bus(settings.resolved_bus(), engine)
-        service = GameService(session_factory(engine), settings, bus)
+        service = GameService(session_factory(engine), settings, bus, clocks=CLOCKS,
+                              matches=MATCHES)  # fmt: skip
         pool = ComputerPool(args.processes)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -27,6 +27,7 @@ from .accounts.throttle import SignInThrottle
 from .accounts.users import Users
 from .analysis.routes import router as analysis_router
 from .chat.live import Chat
+from .clock.table import CLOCKS
 from .compute.lifeline import end_with_parent
 from .compute.pool import ComputerPool
 from .compute.worker import CHORES, Worker
@@ -39,6 +40,7 @@ from .play.actions import describe
 from .play.deps import seat_language
 from .play.hub import Hub
 from .play.mat_files import router as mat_router
+from .play.points import MATCHES
 from .play.routes import router as api_router
 from .play.service import GameService
 from .play.sockets import live
@@ -71,7 +73,14 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
         migrate(engine)
     bus = make_bus(settings.resolved_bus(), engine)
     hub = Hub()
-    service = GameService(session_factory(engine), settings, bus, on_change=hub.broadcast)
+    service = GameService(
+        session_factory(engine),
+        settings,
+        bus,
+        on_change=hub.broadcast,
+        clocks=CLOCKS,
+        matches=MATCHES,
+    )
     hub.service = service
     shared = (
         SharedCounts(engine.url.set(drivername="postgresql").render_as_string(hide_password=False))

@@ -199,3 +199,17 @@ def table_view(session: GameSession, stamp: float) -> dict[str, Any]:
         "away": away,
         "ratings": session.rating_changes,
     }
+
+
+class ClockTable:
+    """The clock rules the game service is given (``play.collaborators.ClockRules``)."""
+
+    time_ran_out = TIME_RAN_OUT
+    checked_control = staticmethod(checked_control)
+    new_clock = staticmethod(new_clock)
+    after_change = staticmethod(after_change)
+    flagged = staticmethod(flagged)
+    end_event = staticmethod(end_event)
+
+
+CLOCKS = ClockTable()

@@ -83,8 +83,10 @@ def updated(lang: str, pot: Catalog) -> Catalog:
 
 def text_of(catalog: Catalog, *, template: bool = False) -> bytes:
     out = io.BytesIO()
+    # no line numbers in the references: a catalogue changes when its messages do, not when
+    # the code around them moves
     write_po(out, catalog, width=WIDTH, omit_header=False, sort_output=False,
-             ignore_obsolete=True, include_previous=False)  # fmt: skip
+             ignore_obsolete=True, include_previous=False, include_lineno=False)  # fmt: skip
     del template
     return out.getvalue()
 

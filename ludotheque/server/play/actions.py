@@ -20,6 +20,7 @@ from .rematch import decline_rematch, rematch
 from .service import GameService
 from .session import WATCH, GameSession
 from .snapshot import snapshot
+from .undo import answer_undo, request_undo, undo
 
 
 class Body(BaseModel):
@@ -87,15 +88,15 @@ async def _partial(s: Seat, body: PartialBody) -> dict[str, Any]:
 
 
 async def _undo(s: Seat, _body: Body) -> None:
-    await s.service.undo(s.session, s.seat)
+    await undo(s.service, s.session, s.seat)
 
 
 async def _undo_request(s: Seat, _body: Body) -> None:
-    await s.service.request_undo(s.session, s.seat)
+    await request_undo(s.service, s.session, s.seat)
 
 
 async def _undo_answer(s: Seat, body: AnswerBody) -> None:
-    await s.service.answer_undo(s.session, s.seat, body.accept)
+    await answer_undo(s.service, s.session, s.seat, body.accept)
 
 
 async def _resign(s: Seat, _body: Body) -> None:

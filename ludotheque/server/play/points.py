@@ -148,3 +148,14 @@ __all__ = [
     "rates_now",
     "summary",
 ]
+
+
+class MatchChain:
+    """The rules of games played for points the game service is given
+    (``play.collaborators.MatchRules``)."""
+
+    first_start = staticmethod(first_start)
+    following = staticmethod(following)
+
+
+MATCHES = MatchChain()

@@ -9,7 +9,6 @@ from sqlalchemy.orm import Session
 from ..errors import GameError, say
 from ..store.db import SeatRow, token_hash
 from .people import Person
-from .points import following
 from .service import GameService
 from .session import WATCH, Event, GameSession, rematch_seat, rematch_token
 from .writer import Conflict
@@ -54,7 +53,7 @@ async def rematch(
                 "not-over", 409,
             )  # fmt: skip
         # games played for points: the next game of the match (same sides), or a new one
-        after = following(session.record)
+        after = service.matches.following(session.record)
         same = after is not None and after.same_sides
         if session.rematch_id is None:
             human = session.computer_side if session.mode == "computer" else None
@@ -133,7 +132,7 @@ async def decline_rematch(service: GameService, session: GameSession, seat: str)
             )  # fmt: skip
         if session.rematch_declined is not None:
             return  # said already (a second click, or another tab)
-        after = following(session.record)
+        after = service.matches.following(session.record)
         new_side = rematch_seat(session, seat, after is not None and after.same_sides)
         new = await service.get(rematch_id)
         async with new.lock:

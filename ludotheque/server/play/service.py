@@ -26,7 +26,6 @@ from ...ai.levels import LEVELS
 from ...core import CHANCE, IllegalMove, InvalidPosition, UnknownGame
 from ...record import Record
 from .. import timesource
-from ..clock.table import checked_control, new_clock
 from ..errors import GameError, say
 from ..settings import Settings
 from ..store.bus import Bus, MemoryBus
@@ -34,19 +33,16 @@ from ..store.db import GameRow, PlayerRow, SeatRow, now, token_hash
 from ..store.pglog import PgLog
 from ..store.sqlitelog import SqliteLog
 from .boards import available, board
+from .collaborators import ClockRules, MatchRules
 from .database import Database
 from .memory import Games
 from .people import Person
-from .points import first_start
 from .refusals import bad_position, engine_error, reads_back
 from .session import BOTH, MODES, WATCH, Created, Event, Extra, GameSession, new_token
 from .writer import Writer
 
 log = logging.getLogger("ludotheque.service")
 T = TypeVar("T")
-
-NO_UNDO_RATED = say("moves are not taken back in a rated game")
-NOTHING_TO_UNDO = say("there is no move of yours to take back")
 
 
 class GameService:
@@ -60,15 +56,22 @@ class GameService:
         settings: Settings | None = None,
         bus: Bus | None = None,
         on_change: Callable[[GameSession], Awaitable[None]] | None = None,
+        *,
+        clocks: ClockRules,
+        matches: MatchRules,
     ) -> None:
         self.sessions = sessions
+        self.clocks = clocks
+        self.matches = matches
         self.settings = settings or Settings()
         self.bus: Bus = bus or MemoryBus()
         self.on_change = on_change
         self.now: Callable[[], float] = timesource.time  # the clocks' time (tests set their own)
         self.db = Database(sessions, self.bus)
         self.memory = Games(self.db, self.settings, self.bus, self.announce, lambda: self.now())
-        self.writer = Writer(self.db, self.settings, self.bus, self.memory, lambda: self.now())
+        self.writer = Writer(
+            self.db, self.settings, self.bus, self.memory, lambda: self.now(), clocks
+        )
 
     # -- what the other features use -------------------------------------------------------
 
@@ -214,8 +217,8 @@ class GameService:
             computer_side = g.opponent(human)
         else:
             level = None
-        control = checked_control(g.name, control, rated, mode, people or {}, position)
-        app_start = first_start(g, length=length, rated=rated, position=position,
+        control = self.clocks.checked_control(g.name, control, rated, mode, people or {}, position)
+        app_start = self.matches.first_start(g, length=length, rated=rated, position=position,
                                 next_start=next_start)  # fmt: skip
         try:
             record = Record.new(g, start=position or app_start or None)
@@ -250,7 +253,7 @@ class GameService:
             control=control, rated=rated, public=public, people=people,
         )  # fmt: skip
         session.now = lambda: self.now()
-        session.clock = new_clock(session)
+        session.clock = self.clocks.new_clock(session)
         events = self._advance(session)
         self.writer.timed(session, events, self.now())
         row = GameRow(
@@ -392,95 +395,6 @@ class GameService:
                 say("malformed request: {text}", text=str(exc)),
                 "bad-request", 400,
             ) from None  # fmt: skip
-
-    async def undo(self, session: GameSession, seat: str) -> None:
-        """Take back the last move of the seat's side (and what followed). Free at one screen
-        and against the computer; in friend games it needs the other player's consent."""
-        async with session.lock:
-            if seat == WATCH:
-                raise GameError(say("watchers cannot undo"),
-                                "not-your-seat", 403)  # fmt: skip
-            if session.mode == "friend":
-                raise GameError(
-                    say("ask your opponent: undo needs their consent"),
-                    "ask", 409,
-                )  # fmt: skip
-            if session.rated:
-                raise GameError(NO_UNDO_RATED, "rated", 409)
-            sides = session.human_sides() if seat == BOTH else {seat}
-            await self.writer.change(session, lambda: [self._undo_to(session, sides)])
-        await self.announce(session)
-
-    def _undo_to(self, session: GameSession, sides: set[str]) -> Event:
-        """Take back, in memory, the last move of one of ``sides``; the event that logs it."""
-        record = session.record
-        if record.outcome() is not None:
-            raise GameError(
-                say("a finished game is final: it cannot be taken back"),
-                "game-over", 409,
-            )  # fmt: skip
-        states = record.states
-        plies = record.plies
-        mine = [  # a forced pass is not a move one would take back
-            i
-            for i, (kind, text) in enumerate(plies)
-            if kind == "move" and text != "pass" and states[i].to_move in sides
-        ]
-        if not mine:
-            raise GameError(NOTHING_TO_UNDO, "nothing-to-undo", 409)
-        count = len(plies) - mine[-1]
-        for _ in range(count):
-            record.undo()
-        session.undo_request = None
-        return ("undo", {"plies": count})
-
-    async def request_undo(self, session: GameSession, seat: str) -> None:
-        async with session.lock:
-            if session.mode != "friend" or seat not in session.record.game_object.sides:
-                raise GameError(
-                    say("undo requests are for games between friends"),
-                    "bad-mode", 409,
-                )  # fmt: skip
-            if session.finished:
-                raise GameError(say("the game is over"), "game-over", 409)
-            if session.rated:
-                raise GameError(NO_UNDO_RATED, "rated", 409)
-            states, plies = session.record.states, session.record.plies
-            if not any(k == "move" and states[i].to_move == seat for i, (k, _) in enumerate(plies)):
-                raise GameError(NOTHING_TO_UNDO, "nothing-to-undo", 409)
-
-            def change() -> list[Event]:
-                session.undo_request, session.undo_refused = seat, None
-                return [("undo-request", {"side": seat})]
-
-            await self.writer.change(session, change)
-        await self.announce(session)
-
-    async def answer_undo(self, session: GameSession, seat: str, accept: Any) -> None:
-        async with session.lock:
-            asker = session.undo_request
-            if asker is None:
-                raise GameError(say("nobody asked to undo"),
-                                "no-request", 409)  # fmt: skip
-            if seat == asker or seat not in session.record.game_object.sides:
-                raise GameError(say("only the other player answers"),
-                                "not-your-seat", 403)  # fmt: skip
-            if not isinstance(accept, bool):
-                raise GameError(
-                    say("answer yes or no (true or false)"),
-                    "bad-answer", 400,
-                )  # fmt: skip
-
-            def change() -> list[Event]:
-                session.undo_request = None
-                session.undo_refused = None if accept else asker  # the asker is told
-                events: list[Event] = [("undo-answer", {"side": seat, "accept": accept})]
-                if accept:
-                    events.append(self._undo_to(session, {asker}))
-                return events
-
-            await self.writer.change(session, change)
-        await self.announce(session)
 
     async def resign(self, session: GameSession, seat: str) -> None:
         async with session.lock:

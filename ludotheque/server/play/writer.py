@@ -21,13 +21,13 @@ from sqlalchemy.orm import Session
 
 from ...core import IllegalMove, InvalidPosition
 from .. import metrics, timesource
-from ..clock.table import TIME_RAN_OUT, after_change, end_event, flagged
 from ..errors import DATABASE_AWAY, DATABASE_BUSY, UNCERTAIN, GameError, say
 from ..settings import Settings
 from ..store.bus import Bus, PostgresBus
 from ..store.db import EventRow, GameRow, JobRow, now
 from ..store.dberrors import WRITE_TRIES, is_database_error, is_transient
 from ..store.pglog import Append, Behind, Refused
+from .collaborators import ClockRules
 from .database import Database
 from .memory import Games
 from .refusals import engine_error
@@ -55,9 +55,10 @@ class Writer:
 
     def __init__(
         self, db: Database, settings: Settings, bus: Bus, memory: Games,
-        now: Callable[[], float],
+        now: Callable[[], float], clocks: ClockRules,
     ) -> None:  # fmt: skip
         self.db = db
+        self.clocks = clocks
         self.settings = settings
         self.bus = bus
         self.memory = memory
@@ -268,17 +269,18 @@ class Writer:
         side to move has run out, the game ends on time instead (and the change is refused)."""
         stamp = self.now()
         if session.clock is not None and not session.finished:
-            late = await flagged(session, stamp)
+            late = await self.clocks.flagged(session, stamp)
             if late is not None:
-                await self.apply(session, lambda: [end_event(session, *late)], stamp=stamp)
+                end = self.clocks.end_event(session, *late)
+                await self.apply(session, lambda: [end], stamp=stamp)
                 self.memory.announce_soon(session)
-                raise GameError(TIME_RAN_OUT, "time-out", 409)
+                raise GameError(self.clocks.time_ran_out, "time-out", 409)
         await self.apply(session, change, after, stamp=stamp)
 
     def timed(self, session: GameSession, events: list[Event], stamp: float) -> None:
         """The clock after a change (pressed, started or stopped), written into its events."""
         if session.clock is not None:
-            after_change(session, events, stamp)
+            self.clocks.after_change(session, events, stamp)
 
     async def apply(
         self,
