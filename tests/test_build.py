@@ -10,6 +10,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -21,6 +22,36 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CORES = ("general/_cgeneral.c", "backgammon/_cbackgammon.c", "_cenvs.c")
 """The compiled cores there are (the end of each source's path)."""
+
+DATA = (
+    "ludotheque/server/web/static",
+    "ludotheque/server/web/templates",
+    "ludotheque/server/i18n/locale",
+)
+"""The package's files read at run time (not Python): the pages' static files and templates, and
+the words' gettext catalogues (``.pot``, ``.po``)."""
+
+
+def data_files() -> list[str]:
+    """The files under ``DATA`` in the source tree, as the wheel names them."""
+    return sorted(
+        path.relative_to(ROOT).as_posix()
+        for folder in DATA
+        for path in (ROOT / folder).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    )
+
+
+def test_the_data_files_are_wheel_artifacts() -> None:
+    """Hatchling reads ``artifacts`` (shipped even when a .gitignore pattern matches them) in the
+    wheel target's table, never in a build hook's."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        wheel = tomllib.load(file)["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert sorted(wheel["artifacts"]) == sorted(f"{folder}/**" for folder in DATA)
+    assert "artifacts" not in wheel.get("hooks", {}).get("custom", {})
+    files = data_files()
+    assert "ludotheque/server/i18n/locale/ludotheque.pot" in files
+    assert "ludotheque/server/i18n/locale/fr/LC_MESSAGES/ludotheque.po" in files
 
 
 def hook_module() -> ModuleType:
@@ -134,6 +165,8 @@ def test_pip_wheel_without_a_compiler_is_pure_python_and_plays(tmp_path: Path) -
         names = archive.namelist()
         assert not [n for n in names if n.endswith((".so", ".pyd"))], names
         assert "ludotheque/games/general/movegen.py" in names
+        missing = sorted(set(data_files()) - set(names))
+        assert not missing, f"files read at run time, not in the wheel: {missing}"
         site = tmp_path / "site"
         archive.extractall(site)
     # the wheel's package, on its own: no LUDOTHEQUE_PURE_PYTHON, no core to load

@@ -13,9 +13,10 @@ import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
+from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
 
-import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -181,8 +182,8 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
         )  # fmt: skip
 
     app.add_exception_handler(SQLAlchemyError, database_failed)
-    with contextlib.suppress(ImportError):  # PostgreSQL's driver, when it is installed
-        app.add_exception_handler(psycopg.Error, database_failed)
+    if find_spec("psycopg") is not None:  # PostgreSQL's driver (the postgresql extra)
+        app.add_exception_handler(import_module("psycopg").Error, database_failed)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -105,7 +105,7 @@ def untranslated(catalog: Catalog) -> list[str]:
 
 def _body(data: bytes) -> bytes:
     """A catalogue without its header's dates (they change on every run)."""
-    dated = (b'"POT-Creation-Date', b'"PO-Revision-Date')
+    dated = (b'"POT-Creation-Date', b'"PO-Revision-Date', b'"Generated-By')
     return b"\n".join(line for line in data.split(b"\n") if not line.startswith(dated))
 
 
