@@ -70,7 +70,7 @@ def test_every_raise_site_passes_a_literal_template_and_a_code() -> None:
         "games/general/rules.py",
         "games/backgammon/rules.py",
         "games/defiance/rules.py",
-        "record.py",
+        "record/history.py",
         "envs/base.py",
         "ai/agent.py",
         "analysis/review.py",
@@ -204,7 +204,7 @@ def test_the_guards_of_a_written_play_say_why_in_their_own_words() -> None:
     for kind, words in notation.WHY.items():
         assert by_code[kind] == head + words
     state = load("backgammon").parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 21")
-    me, opp = state._mover_boards()  # type: ignore[attr-defined]
+    me, opp = state.mover_boards()  # type: ignore[attr-defined]
     kinds = set()
     for src in range(26):
         for dst in range(0, src):
@@ -225,7 +225,7 @@ def test_the_guards_of_a_written_play_say_why_in_their_own_words() -> None:
             notation._refuse_play("13/7", "21", failure)
         check(caught.value)
     bear = load("backgammon").parse_position("W[6,5] B[13x2] w 21")
-    me, opp = bear._mover_boards()  # type: ignore[attr-defined]
+    me, opp = bear.mover_boards()  # type: ignore[attr-defined]
     with pytest.raises(IllegalMove) as caught:
         notation._refuse_play("6/off", "21", notation.why_single(me, opp, 6, 0, 2, 0))
     assert caught.value.code == "cannot-bear-off"

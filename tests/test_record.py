@@ -216,3 +216,44 @@ def test_seed_commitment_checked_on_load() -> None:
 def test_roll_without_chance_node() -> None:
     with pytest.raises(IllegalMove, match="nothing to roll"):
         Record.new("general").roll()
+
+
+def test_the_package_keeps_every_name_the_module_had() -> None:
+    """``ludotheque.record`` became a package (dice, endings, format, match, history): every
+    name the module offered is still importable from it, the same objects as its modules'."""
+    from ludotheque import record
+    from ludotheque.record import dice, endings, format, history, match
+
+    assert record.Record is history.Record and record.InvalidRecord is format.InvalidRecord
+    assert record.draw_chance is dice.draw_chance and record.seed_digest is dice.seed_digest
+    assert (record.FORMAT, record.VERSION) == ("ludotheque-record", 1)
+    assert (record.REPETITION, record.TURN_LIMIT, record.RESIGNATION, record.ABANDONED) == (
+        "repetition", "turn-limit", "resignation", "abandoned",
+    )  # fmt: skip
+    assert set(record.__all__) >= {
+        "REPETITION", "RESIGNATION", "TURN_LIMIT", "InvalidRecord", "Record", "draw_chance",
+        "seed_digest",
+    }  # fmt: skip
+    assert match.points(Record.new("general")) is None
+    assert endings.draw(1, 0, 3, None) is None
+
+
+def test_a_record_reads_its_fields_in_a_fixed_order() -> None:
+    """Of several faults, the first in the format's order is named (as when the module was
+    one file): the game, then the lists, the players, the dice, then the replay, then the end
+    date and the result."""
+    good = json.loads(Record.new("general").to_json())
+    cases = [
+        ({"game": 1, "moves": "x"}, "'game' has the wrong type"),
+        ({"moves": "x", "players": []}, "'moves' has the wrong type"),
+        ({"players": [], "dice": 3}, "'players' has the wrong type"),
+        ({"dice": {"seed": "a", "seed_sha256": "b"}, "started": 1}, "commitment"),
+        ({"started": 1, "options": {"repetition": 0}}, "'started' has the wrong type"),
+        ({"options": {"repetition": 0, "turn_limit": 0}}, "option 'repetition'"),
+        ({"moves": ["z9-z8"], "ended": 1}, "ply 1"),
+        ({"ended": 1, "result": 2}, "'ended' has the wrong type"),
+        ({"result": 2}, "'result' has the wrong type"),
+    ]
+    for change, message in cases:
+        with pytest.raises(InvalidRecord, match=message):
+            Record.from_dict({**good, **change})

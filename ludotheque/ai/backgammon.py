@@ -308,7 +308,7 @@ class BackgammonAgent(ExpectimaxAgent):
         ctx = self._context(state)
         stakes = state.stakes
         assert stakes is not None
-        me, opp = state._mover_boards()
+        me, opp = state.mover_boards()
         other = ctx.other()
         turned = _doubled_ctx(ctx)  # the other side owns the cube at twice its value
         leaves_now = Leaves(other)
@@ -378,7 +378,7 @@ class BackgammonAgent(ExpectimaxAgent):
         """A static value of ``state`` (a decision of the side on turn) for ``side``."""
         from ..games.backgammon.evaluation import stake_value
 
-        me, opp = state._mover_boards()
+        me, opp = state.mover_boards()
         counts = unpack_many([me, opp]).reshape(1, 2, 26)
         p = chances_of_counts(counts[:, 0], counts[:, 1])
         x = cube_efficiency(counts[:, 0], counts[:, 1])
@@ -393,7 +393,7 @@ class BackgammonAgent(ExpectimaxAgent):
         stakes = state.stakes
         if stakes is None or stakes.pending != 0:
             return None
-        me, opp = state._mover_boards()
+        me, opp = state.mover_boards()
         counts = unpack_many([me, opp]).reshape(1, 2, 26)
         contact = (_rear(counts[0, 0]) + _rear(counts[0, 1])) >= 25
         if contact:

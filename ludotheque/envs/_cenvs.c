@@ -10,9 +10,8 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
-#include <structmember.h>
 
-#define VERSION 6
+#define VERSION 7
 #define CHECKER_ACTIONS 150 /* backgammon: (src - 1) * 6 + (die - 1), src 1-25, die 1-6 */
 
 /* group(plays, k) -> (actions ascending, {action: (step, (plays...))}): backgammon's plays by
@@ -680,71 +679,6 @@ static PyObject *backgammon_observe(PyObject *self, PyObject *const *args, Py_ss
     Py_RETURN_NONE;
 }
 
-/* backgammon_setup(cls, slots, unset): the engine's state class (games/backgammon/rules.py) and
- * the member descriptors of its slots _game, _white, _black, _side, _dice, _moves, _outcome and
- * _stakes, in this order, and its marker of a value not computed yet; then
- * backgammon_state(game, white, black, side, dice, stakes) makes a state as the engine's _make()
- * does (its moves and outcome not computed yet), in one allocation and eight stores. */
-#define BG_SLOTS 8
-static PyTypeObject *bg_state_type = NULL;
-static Py_ssize_t bg_offsets[BG_SLOTS];
-static PyObject *bg_unset = NULL;
-
-static PyObject *backgammon_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]) ||
-        PyTuple_GET_SIZE(args[1]) != BG_SLOTS) {
-        PyErr_SetString(PyExc_TypeError, "backgammon_setup(cls, slots: 8 descriptors, unset)");
-        return NULL;
-    }
-    PyTypeObject *cls = (PyTypeObject *)args[0];
-    Py_ssize_t offsets[BG_SLOTS];
-    for (int i = 0; i < BG_SLOTS; i++) {
-        PyObject *d = PyTuple_GET_ITEM(args[1], i);
-        if (!Py_IS_TYPE(d, &PyMemberDescr_Type) ||
-            !PyType_IsSubtype(cls, ((PyMemberDescrObject *)d)->d_common.d_type)) {
-            PyErr_SetString(PyExc_TypeError, "a slot of the class is a member descriptor");
-            return NULL;
-        }
-        PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
-        if (member->type != T_OBJECT_EX || member->flags & READONLY || member->offset <= 0 ||
-            member->offset + (Py_ssize_t)sizeof(PyObject *) > cls->tp_basicsize) {
-            PyErr_SetString(PyExc_TypeError, "a slot holds an object");
-            return NULL;
-        }
-        offsets[i] = member->offset;
-    }
-    if (cls->tp_itemsize != 0 || cls->tp_alloc == NULL) {
-        PyErr_SetString(PyExc_TypeError, "a class of fixed-size instances");
-        return NULL;
-    }
-    Py_INCREF(args[0]);
-    Py_XSETREF(bg_state_type, cls);
-    Py_INCREF(args[2]);
-    Py_XSETREF(bg_unset, args[2]);
-    memcpy(bg_offsets, offsets, sizeof offsets);
-    Py_RETURN_NONE;
-}
-
-static PyObject *backgammon_state(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "backgammon_state(game, white, black, side, dice, stakes)");
-        return NULL;
-    }
-    if (bg_state_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "backgammon_setup() was not called");
-        return NULL;
-    }
-    PyObject *state = bg_state_type->tp_alloc(bg_state_type, 0); /* zeroed */
-    if (state == NULL) return NULL;
-    PyObject *values[BG_SLOTS] = {args[0], args[1], args[2], args[3], args[4],
-                                  bg_unset, bg_unset, args[5]};
-    for (int i = 0; i < BG_SLOTS; i++) {
-        Py_INCREF(values[i]);
-        *(PyObject **)((char *)state + bg_offsets[i]) = values[i];
-    }
-    return state;
-}
-
 /* ---- Defiance and Domain: the observation (envs/defiance.py) -------------------------------
  *
  * defiance_observe(out, n, masks, cell, rebel, imperial_a, imperial_b, wholes): every number of
@@ -877,10 +811,6 @@ static PyMethodDef methods[] = {
     {"backgammon_observe", (PyCFunction)(void (*)(void))backgammon_observe, METH_FASTCALL,
      "backgammon_observe(out, own, opp, done, observer_moves, high, low, turn, cap): "
      "backgammon's observation but the cube's numbers"},
-    {"backgammon_setup", (PyCFunction)(void (*)(void))backgammon_setup, METH_FASTCALL,
-     "backgammon_setup(cls, slots, unset): the engine's backgammon state class, once"},
-    {"backgammon_state", (PyCFunction)(void (*)(void))backgammon_state, METH_FASTCALL,
-     "backgammon_state(game, white, black, side, dice, stakes): a state, as the engine's _make"},
     {"defiance_observe", (PyCFunction)(void (*)(void))defiance_observe, METH_FASTCALL,
      "defiance_observe(out, n, masks, cell, rebel, imperial_a, imperial_b, wholes): Defiance's "
      "observation"},

@@ -67,10 +67,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..core import Game, IllegalMove, State
-from ..games.backgammon.board import CHECKERS
-from ..games.backgammon.moves import Play
-from ..games.backgammon.rules import _UNSET, SIDES, BackgammonState
-from ..games.backgammon.rules import _make as _engine_make
+from ..games.backgammon.moves import Play, Roll
+from ..games.backgammon.rules import SIDES
 from . import fast
 from .base import (
     CHANCE_PLAYER,
@@ -242,7 +240,8 @@ class BackgammonEncoding(Encoding):
                 step, left = what
                 done = node.pending.done
                 if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
-                    return self._turn_done(node, _played(node.state, left[0]))
+                    state: Any = node.state  # the engine's checks aside: a listed play
+                    return self._turn_done(node, state.after_play(left[0]))
                 pending = _turn((left, (*done, step)))
                 return Node(node.state, pending, node.turns, (), None, None, False, player)
             return self._apply_decision(node, action, what)
@@ -253,18 +252,19 @@ class BackgammonEncoding(Encoding):
     def _apply_decision(self, node: Node, action: int, what: Any) -> Node:
         if action >= CUBE:
             return self._after_chance(node, node.state.play(what))  # not a turn
+        state: Any = node.state  # the engine's checks aside: a listed play
         if action == PASS:
-            return self._turn_done(node, _played(node.state, what))
+            return self._turn_done(node, state.after_play(what))
         step, left = what
         done = node.pending.done
         if len(done) + 1 == len(left[0].raw):  # one play ends with these moves
-            return self._turn_done(node, _played(node.state, left[0]))
+            return self._turn_done(node, state.after_play(left[0]))
         return self._mid_turn(node, _turn((left, (*done, step))))
 
     def _turn_done(self, node: Node, state: State) -> Node:
         turns = node.turns + 1
         if turns < self.max_turns and state.outcome() is None:
-            if state._stakes is None:  # type: ignore[attr-defined]  # no cube: the roll next
+            if not self.cube:  # the roll next
                 return Node(state, None, turns, (), None, None, False, CHANCE_PLAYER)
             return self._going_on(state, turns)
         return self._node(state, turns, (), None)
@@ -333,18 +333,14 @@ class BackgammonEncoding(Encoding):
                 outcome=repr(outcome),
             )
         state: Any = node.state
-        side = state._side
-        if side < 0:  # the opening roll: the engine decides who starts
+        if type(chosen) is not Roll:  # the opening roll: the engine decides who starts
             return self._after_chance(node, state.play(chosen))
         # a roll of the side on turn, as the engine's play(roll) makes it (its checks aside: the
-        # roll is one of this node's): the roll to play, a "roll" decision of the cube settled;
-        # the game goes on (a roll ends nothing) with that side to play its roll
-        stakes = state._stakes
-        if stakes is not None and stakes.pending:
-            stakes = stakes._replace(pending=0)
-        rolled = _make_state(state._game, state._white, state._black, side, chosen, stakes)
+        # roll is one of this node's); the game goes on (a roll ends nothing) with that side to
+        # play its roll
+        rolled = state.after_roll(chosen)
         pending = _turn((tuple(rolled.legal_moves()), ()))
-        return Node(rolled, pending, node.turns, (), None, None, False, side)
+        return Node(rolled, pending, node.turns, (), None, None, False, rolled.parts[3])
 
     def chance_text(self, node: Node, outcome: int) -> str:
         chosen = self._chance(node)[1].get(outcome) if node.is_chance else None
@@ -384,10 +380,8 @@ class BackgammonEncoding(Encoding):
         state: Any = node.state
         # the engine's packed boards (four bits a place, each side in its own view); players
         # are the engine's side numbers
-        white, black = state._white, state._black
-        side = state._side
+        _, white, black, side, dice, stakes = state.parts
         turn = node.pending
-        dice = state.dice
         if turn is None or dice is None:
             done: tuple[Any, ...] = ()
             high = low = 0
@@ -406,7 +400,6 @@ class BackgammonEncoding(Encoding):
             to_move,
             self.game.cap,  # type: ignore[attr-defined]
         )
-        stakes = state._stakes
         if stakes is not None:
             out[_CUBE:] = self._cube_numbers(node, player, stakes)
 
@@ -492,33 +485,6 @@ class BackgammonEncoding(Encoding):
             p: [(s - 1) * 6 + (d - 1) for s, _, d, _ in p.raw[k:]] if p.raw else [PASS]
             for p in plays
         }
-
-
-_STATE_SLOTS = ("_game", "_white", "_black", "_side", "_dice", "_moves", "_outcome", "_stakes")
-"""The engine state's slots, in the order of ``_make``'s fields (then its two caches)."""
-
-_make_state: Any = _engine_make
-"""The engine's ``_make(game, white, black, side, dice, stakes)``: a state whose moves and
-outcome are not computed yet; the compiled helper's (one allocation, eight stores) when it was
-built and the state has exactly these slots."""
-if fast.CORE is not None and sorted(
-    name for cls in BackgammonState.__mro__ for name in getattr(cls, "__slots__", ())
-) == sorted(_STATE_SLOTS):
-    fast.CORE.backgammon_setup(
-        BackgammonState, tuple(BackgammonState.__dict__[n] for n in _STATE_SLOTS), _UNSET
-    )
-    _make_state = fast.CORE.backgammon_state
-
-
-def _played(state: Any, play: Play) -> State:
-    """``state.play(play)`` for one of ``state.legal_moves()`` (the only plays the encoding
-    offers), without the engine's checks of a move from outside: the state after it, as the
-    engine's ``_after`` makes it (the other side to roll, or nobody once the mover is off)."""
-    side = state._side
-    mover, opponent = play.mover_after, play.opponent_after
-    white, black = (mover, opponent) if side == 0 else (opponent, mover)
-    after = -1 if mover & 15 == CHECKERS else 1 - side
-    return _make_state(state._game, white, black, after, None, state._stakes)  # type: ignore[no-any-return]
 
 
 def _place(place: int) -> str:

@@ -41,10 +41,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import Game, State
-from ..games.defiance import Action, CommandMove, Turn
+from ..games.defiance import Action, CommandMove, DefianceState, Turn
 from ..games.defiance.moves import PLACE, ROTATE
-from ..games.defiance.rules import _UNSET
-from ..games.defiance.rules import _make as _make_state
 from ..games.defiance.turns import Turns
 from . import fast
 from .base import FLOAT32, INT8, MISSING, Encoding, Node, Observation, _as_action
@@ -132,7 +130,7 @@ class DefianceEncoding(Encoding):
         a hundred objects and more a position), which the positions of a long game would
         otherwise keep alive (for the collector to walk through at every step)."""
         s: Any = state
-        return _make_state(s._game, s._cells, s._pools, s._rebel, s._imperial, s._side)
+        return DefianceState.from_parts(*s.parts)
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -373,29 +371,30 @@ class DefianceEncoding(Encoding):
             self.observe_py(node, player, out)
             return
         state: Any = node.state
+        # the pools are (the Rebels', the Imperium's); the Commands' points are numbered as the
+        # observation numbers them
+        _, _, pools, rebel, imperial, side = state.parts
         chosen = node.pending
         if chosen is None:
             masks = state.bitboards()[0]
-            pools = state._pools  # (the Rebels', the Imperium's)
             cell = -1
         else:  # the board after the action and its captures: the engine's own
-            _, _, pools, _, bits, _ = _board_after(state, chosen.action)
+            _, _, pools, _, bits, _ = state.board_after(chosen.action)
             masks = bits[0]
             cell = chosen.action.cell
         size = self.pool_size
-        imperial = state._imperial  # the Commands' points, as the observation numbers them
         core.defiance_observe(
             out,
             self.n,
             masks,
             cell,
-            state._rebel,
+            rebel,
             imperial[0],
             imperial[1],
             (
                 pools[0] / size,
                 pools[1] / size,
-                1.0 if state._side == 0 else 0.0,
+                1.0 if side == 0 else 0.0,
                 1.0 if player == 0 else 0.0,
                 node.repetitions() / (self.repetition - 1),
                 min(1.0, node.turns / self.max_turns),
@@ -472,14 +471,3 @@ class DefianceEncoding(Encoding):
             for c in turns.options(k):
                 out[Turn(action, c, n)] = [first, self._commands[c]]
         return out
-
-
-def _board_after(state: Any, action: Action) -> Any:
-    """The engine's board after a listed ``action`` of ``state`` (its ``Mid``: the action, the
-    cells, the pools, whether it wins, the bitboards, the cell captured), kept on the state as
-    the engine keeps it for the turns played with that action next."""
-    mid = state._mid
-    if mid is _UNSET or mid[0] != action:
-        mid = state._mid_board(action)
-        object.__setattr__(state, "_mid", mid)
-    return mid

@@ -11,8 +11,7 @@ The helper also holds the General's whole step on packed positions (``general_se
 ``general_legal``, ``general_step``, ``general_observe``), whose references are in
 ``envs/general.py``, backgammon's and Defiance's observations (``backgammon_observe``,
 ``defiance_observe``), whose references are ``observe_py`` of ``BackgammonEncoding`` and
-``DefianceEncoding`` (``envs/backgammon.py``, ``envs/defiance.py``), and backgammon's engine
-states made at once (``backgammon_setup``, ``backgammon_state``: the engine's ``_make``).
+``DefianceEncoding`` (``envs/backgammon.py``, ``envs/defiance.py``).
 """
 
 from __future__ import annotations
@@ -52,7 +51,7 @@ def mask_py(actions: Sequence[int], size: int) -> bytearray:
 group: Callable[[Sequence[Any], int], Groups] = group_py
 mask: Callable[[Sequence[int], int], bytearray] = mask_py
 
-CORE = compiled("ludotheque.envs._cenvs", 6)
+CORE = compiled("ludotheque.envs._cenvs", 7)
 """The compiled helper (``_cenvs.c``), or ``None``."""
 if CORE is not None:
     group = CORE.group

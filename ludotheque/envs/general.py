@@ -48,7 +48,6 @@ from ..core import IllegalMove, InvalidPosition, Outcome, State
 from ..games.general.board import GATES_MASK, NAMES, S4, SANCTUARY_MASK
 from ..games.general.moves import FLIGHTS, GENERAL_STEPS, REBEL_MOVE, REBEL_STEPS
 from ..games.general.rules import GeneralState
-from ..games.general.rules import _make as _make_state
 from . import fast
 from .base import (
     FLOAT32,
@@ -190,12 +189,15 @@ REPETITIONS = 3
 _BYTES = sys.byteorder
 
 
+_make_state = GeneralState.from_parts
+"""The engine's unchecked constructor: a state from its parts (``GeneralState.parts``)."""
+
+
 def key_of(state: State) -> int:
     """A position packed in one integer, distinct for distinct positions: the rebels in bits
     0–28 (by point number), the general's point from bit 29, the side to move in bit 34 (1:
     the general), the flight still available in bit 35."""
-    reduced: Any = state.__reduce__()  # (the engine's _make, its four fields in order)
-    general, rebels, side, flight = reduced[1]
+    general, rebels, side, flight = state.parts  # type: ignore[attr-defined]
     return int(rebels | general << GENERAL_SHIFT | side << SIDE_BIT | int(flight) << FLIGHT_BIT)
 
 

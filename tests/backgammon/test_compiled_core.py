@@ -2,18 +2,21 @@
 the same plays, in the same order, with the same canonical single moves, for every roll of
 positions from hypothesis (tall stacks, the bar, bearing off) and from random games, in both
 rulesets with and without the cap (skipped when the core was not built or
-``LUDOTHEQUE_PURE_PYTHON`` is set); and random roll-outs, compiled or not, that play legal moves
-and end games reproducibly."""
+``LUDOTHEQUE_PURE_PYTHON`` is set); random roll-outs, compiled or not, that play legal moves
+and end games reproducibly; and the states the core makes, which are the engine's."""
 
 from __future__ import annotations
 
+import gc
+import pickle
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 
 import ludotheque
-from ludotheque.games.backgammon import movegen, moves
+from ludotheque.games.backgammon import movegen, moves, rules
 from ludotheque.games.backgammon.rules import BackgammonState
 from tests.backgammon.strategies import positions
 
@@ -42,7 +45,7 @@ def same_for_every_roll(me: int, opp: int, cap: int) -> None:
 def test_capped_positions(text: str) -> None:
     s = GAMES[5].parse_position(text)
     assert isinstance(s, BackgammonState)
-    same_for_every_roll(*s._mover_boards(), 5)
+    same_for_every_roll(*s.mover_boards(), 5)
 
 
 @needs_core
@@ -51,7 +54,7 @@ def test_capped_positions(text: str) -> None:
 def test_uncapped_positions(text: str) -> None:
     s = GAMES[0].parse_position(text)
     assert isinstance(s, BackgammonState)
-    same_for_every_roll(*s._mover_boards(), 0)
+    same_for_every_roll(*s.mover_boards(), 0)
 
 
 @needs_core
@@ -61,7 +64,7 @@ def test_bearing_off(text: str) -> None:
     s = GAMES[5].parse_position(text)
     assert isinstance(s, BackgammonState)
     for cap in (5, 0):
-        same_for_every_roll(*s._mover_boards(), cap)
+        same_for_every_roll(*s.mover_boards(), cap)
 
 
 @needs_core
@@ -78,7 +81,7 @@ def test_positions_of_random_games(cap: int) -> None:
                 continue
             assert isinstance(s, BackgammonState)
             if rng.random() < 0.2:
-                same_for_every_roll(*s._mover_boards(), cap)
+                same_for_every_roll(*s.mover_boards(), cap)
             legal = s.legal_moves()
             s = s.play(legal[rng.randrange(len(legal))])
 
@@ -144,3 +147,58 @@ def test_compiled_roll_outs_end_games_reproducibly(cap: int) -> None:
     middle, played = start.random_playout(random.Random(1), 7)
     assert played == 7 and middle.outcome() is None
     assert game.parse_position(middle.position()) == middle
+
+
+def _states_of_random_games(ruleset: str, seed: int, count: int) -> list[BackgammonState]:
+    """The states of random games of ``ruleset`` (cube decisions included), ``count`` of them."""
+    rng = random.Random(seed)
+    game = ludotheque.load("backgammon", ruleset)
+    found: list[BackgammonState] = []
+    while len(found) < count:
+        s: Any = game.start()
+        while len(found) < count:
+            found.append(s)
+            if s.outcome() is not None:
+                break
+            if s.to_move == "chance":
+                outcomes = s.chance_outcomes()
+                s = s.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
+            else:
+                legal = s.legal_moves()
+                s = s.play(legal[rng.randrange(len(legal))])
+    return found
+
+
+@needs_core
+@pytest.mark.parametrize("ruleset", ["seed", "money", "match"])
+def test_the_compiled_states_are_the_engines(ruleset: str) -> None:
+    """The states the core makes (``from_parts`` and the engine's own moves) are ``_make_py``'s,
+    slot by slot, and behave as them (moves, outcome, position, hash, pickling, immutability,
+    the collector)."""
+    core: Any = CORE
+    assert rules._make is core.state
+    for s in _states_of_random_games(ruleset, 7, 300):
+        parts = s.parts
+        made, reference = BackgammonState.from_parts(*parts), rules._make_py(*parts)
+        assert type(made) is type(reference) and gc.is_tracked(made)
+        for name in rules._FIELDS:
+            assert getattr(made, name) is getattr(reference, name)
+        assert made == reference and hash(made) == hash(reference) and made == s
+        assert made.legal_moves() == reference.legal_moves()
+        assert made.outcome() == reference.outcome()
+        assert made.position() == s.position() and pickle.loads(pickle.dumps(made)) == s
+        with pytest.raises(AttributeError):
+            made._white = 0
+    cubeless = core.state(*parts[:5])  # no stakes: None
+    assert cubeless == rules._make_py(*parts[:5]) and cubeless.stakes is None
+    descriptors = tuple(BackgammonState.__dict__[n] for n in rules._FIELDS)
+    for bad in [
+        (int, descriptors, rules._UNSET),
+        (BackgammonState, descriptors[:7], rules._UNSET),
+        (BackgammonState, (*descriptors[:7], BackgammonState.__dict__["dice"]), 0),
+    ]:
+        with pytest.raises(TypeError):
+            core.state_setup(*bad)
+    with pytest.raises(TypeError):
+        core.state(*parts[:4])
+    assert core.state(*parts) == s  # the bad set-ups changed nothing

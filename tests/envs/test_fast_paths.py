@@ -4,7 +4,6 @@ observations and the repetition counts, along random games of every game."""
 
 from __future__ import annotations
 
-import gc
 import math
 import pickle
 import random
@@ -257,42 +256,6 @@ def test_the_compiled_backgammon_observation_refuses_bad_input() -> None:
             core.backgammon_observe(buffer, *good)
     with pytest.raises(TypeError):
         core.backgammon_observe(out, *good[:-1])
-
-
-@pytest.mark.skipif(fast.CORE is None, reason="the compiled helper is not built")
-@pytest.mark.parametrize("ruleset", ["seed", "money", "match"])
-def test_the_compiled_backgammon_states_are_the_engines(ruleset: str) -> None:
-    """The states the compiled helper makes are the engine's ``_make``'s, slot by slot, and
-    behave as them (moves, outcome, position, hash, pickling, immutability, the collector)."""
-    from ludotheque.envs import backgammon as bg_encoding
-    from ludotheque.games.backgammon import rules
-
-    core: Any = fast.CORE
-    assert bg_encoding._make_state is core.backgammon_state
-    enc: Any = encoding("backgammon", ruleset)
-    for node in _walk(enc, 7, 300):
-        s: Any = node.state
-        fields = (s._game, s._white, s._black, s._side, s._dice, s._stakes)
-        made, engine = core.backgammon_state(*fields), rules._make(*fields)
-        assert type(made) is type(engine) and gc.is_tracked(made)
-        for name in bg_encoding._STATE_SLOTS:
-            assert getattr(made, name) is getattr(engine, name)
-        assert made == engine and hash(made) == hash(engine) and made == s
-        assert made.legal_moves() == engine.legal_moves() and made.outcome() == engine.outcome()
-        assert made.position() == s.position() and pickle.loads(pickle.dumps(made)) == s
-        with pytest.raises(AttributeError):
-            made._white = 0
-    descriptors = tuple(rules.BackgammonState.__dict__[n] for n in bg_encoding._STATE_SLOTS)
-    for bad in [
-        (int, descriptors, rules._UNSET),
-        (rules.BackgammonState, descriptors[:7], rules._UNSET),
-        (rules.BackgammonState, (*descriptors[:7], rules.BackgammonState.__dict__["dice"]), 0),
-    ]:
-        with pytest.raises(TypeError):
-            core.backgammon_setup(*bad)
-    with pytest.raises(TypeError):
-        core.backgammon_state(*fields[:5])
-    assert core.backgammon_state(*fields) == s  # the bad set-ups changed nothing
 
 
 def _plain_defiance_observation(enc: Any, node: Node, player: int) -> Any:

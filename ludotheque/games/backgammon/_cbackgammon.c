@@ -1,6 +1,7 @@
 /* The optional compiled core of backgammon: the legal plays of a roll (movegen.py's generate(),
  * the same plays in the same order, each with the same canonical single moves), built straight
- * into the values the engine uses, and random play-outs for roll-outs.
+ * into the values the engine uses, random play-outs for roll-outs, and the engine's states made
+ * in one allocation (rules.py's _make()).
  *
  * Boards are movegen.py's packed integers (four bits per place: 0 off, 1-24 the points, 25 the
  * bar, each side in its own view), held here as unsigned 128-bit integers. movegen.py stays the
@@ -11,6 +12,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <structmember.h>
 
 typedef unsigned __int128 u128;
 
@@ -680,6 +682,76 @@ static PyObject *setup(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* -- states (rules.py's _make) ------------------------------------------------------------ */
+
+/* state_setup(cls, slots, unset): the engine's state class (rules.py's BackgammonState), the
+ * member descriptors of its slots _game, _white, _black, _side, _dice, _moves, _outcome and
+ * _stakes, in this order, and its marker of a value not computed yet; then
+ * state(game, white, black, side, dice[, stakes]) makes a state as rules.py's _make_py() does
+ * (its moves and outcome not computed yet; no stakes: None), in one allocation and eight
+ * stores. */
+#define STATE_SLOTS 8
+static PyTypeObject *state_type = NULL;
+static Py_ssize_t state_offsets[STATE_SLOTS];
+static PyObject *state_unset = NULL;
+
+static PyObject *state_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]) ||
+        PyTuple_GET_SIZE(args[1]) != STATE_SLOTS) {
+        PyErr_SetString(PyExc_TypeError, "state_setup(cls, slots: 8 descriptors, unset)");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    Py_ssize_t offsets[STATE_SLOTS];
+    for (int i = 0; i < STATE_SLOTS; i++) {
+        PyObject *d = PyTuple_GET_ITEM(args[1], i);
+        if (!Py_IS_TYPE(d, &PyMemberDescr_Type) ||
+            !PyType_IsSubtype(cls, ((PyMemberDescrObject *)d)->d_common.d_type)) {
+            PyErr_SetString(PyExc_TypeError, "a slot of the class is a member descriptor");
+            return NULL;
+        }
+        PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
+        if (member->type != T_OBJECT_EX || member->flags & READONLY || member->offset <= 0 ||
+            member->offset + (Py_ssize_t)sizeof(PyObject *) > cls->tp_basicsize) {
+            PyErr_SetString(PyExc_TypeError, "a slot holds an object");
+            return NULL;
+        }
+        offsets[i] = member->offset;
+    }
+    if (cls->tp_itemsize != 0 || cls->tp_alloc == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a class of fixed-size instances");
+        return NULL;
+    }
+    Py_INCREF(args[0]);
+    Py_XSETREF(state_type, cls);
+    Py_INCREF(args[2]);
+    Py_XSETREF(state_unset, args[2]);
+    memcpy(state_offsets, offsets, sizeof offsets);
+    Py_RETURN_NONE;
+}
+
+static PyObject *make_state(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 5 && nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "state(game, white, black, side, dice, stakes=None)");
+        return NULL;
+    }
+    if (state_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "state_setup() was not called");
+        return NULL;
+    }
+    PyObject *state = state_type->tp_alloc(state_type, 0); /* zeroed */
+    if (state == NULL) return NULL;
+    PyObject *values[STATE_SLOTS] = {args[0], args[1], args[2], args[3], args[4],
+                                     state_unset, state_unset, nargs == 6 ? args[5] : Py_None};
+    for (int i = 0; i < STATE_SLOTS; i++) {
+        Py_INCREF(values[i]);
+        *(PyObject **)((char *)state + state_offsets[i]) = values[i];
+    }
+    return state;
+}
+
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "setup(Play): the class of plays, once."},
     {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
@@ -690,6 +762,10 @@ static PyMethodDef methods[] = {
      "playout(white, black, side, high, low, cap, seed, plies) -> the position reached."},
     {"listed", (PyCFunction)(void (*)(void))listed, METH_FASTCALL,
      "listed(move, moves) -> whether move is in the list moves (the object itself first)."},
+    {"state_setup", (PyCFunction)(void (*)(void))state_setup, METH_FASTCALL,
+     "state_setup(cls, slots, unset): the engine's state class, once."},
+    {"state", (PyCFunction)(void (*)(void))make_state, METH_FASTCALL,
+     "state(game, white, black, side, dice, stakes=None): a state, as the engine's _make."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -700,7 +776,7 @@ static struct PyModuleDef module = {
 };
 
 /* the interface version movegen.py expects (raise it with any change of the functions) */
-#define VERSION 1
+#define VERSION 2
 
 PyMODINIT_FUNC PyInit__cbackgammon(void) {
     ONES = 0;

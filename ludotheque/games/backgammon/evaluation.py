@@ -38,7 +38,7 @@ def roller_counts(
     """The counts (26 per side, own views) of the side whose turn it is and of the other."""
     boards: list[int] = []
     for state in states:
-        mover, opponent = state._mover_boards()
+        mover, opponent = state.mover_boards()
         boards += (mover, opponent)
     counts = unpack_many(boards).reshape(len(states), 2, 26)
     return counts[:, 0], counts[:, 1]

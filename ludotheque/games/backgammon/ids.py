@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from ...core import InvalidPosition, described
 from . import board as B
-from .cube import DOUBLED, DROPPED, NONE, RESIGNED, RESIGNING, Stakes
+from .cube import DOUBLED, DROPPED, NONE, RESIGNED, RESIGNING, Stakes, parse_tail, tail
 
 if TYPE_CHECKING:
     from .rules import BackgammonGame, BackgammonState
@@ -302,8 +302,6 @@ def _match_id_stakes(
 def _checked(game: BackgammonGame, stakes: Stakes) -> Stakes:
     """``stakes`` read back through the position string's rules (so that every check of those
     applies to IDs too)."""
-    from .cube import parse_tail, tail
-
     return parse_tail(tail(stakes), str(game.stakes_kind))
 
 

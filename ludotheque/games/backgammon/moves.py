@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .board import BAR, OFF
 from .movegen import CORE, RawStep, generate
-
-if TYPE_CHECKING:
-    from .rules import BackgammonState
 
 
 def point_name(place: int) -> str:
@@ -127,38 +123,3 @@ if CORE is not None:
     CORE.setup(Play)
     plays = CORE.plays
     listed = CORE.listed
-
-
-def random_playout(
-    state: BackgammonState, rng: random.Random, plies: int | None = None
-) -> tuple[BackgammonState, int]:
-    """Uniformly random legal moves, and chance outcomes by their probabilities, from ``state``
-    until the game ends or ``plies`` moves were played: (the state reached, the moves played).
-
-    The roll-outs of a search (``ai.mcts``): the compiled core plays a whole cubeless roll-out
-    at once, from a random seed drawn from ``rng``; otherwise (and in the cube rulesets) the
-    moves are drawn from ``rng`` one by one, as a search's own loop would draw them.
-    """
-    if CORE is not None and state._stakes is None and state._side >= 0:
-        from .rules import _make
-
-        dice = state._dice
-        high, low = (dice.high, dice.low) if dice is not None else (0, 0)
-        white, black, side, high, low, played = CORE.playout(
-            state._white, state._black, state._side, high, low, state.game.cap,
-            rng.getrandbits(64), -1 if plies is None else plies,
-        )  # fmt: skip
-        roll = Roll(high, low) if high else None
-        return _make(state.game, white, black, side, roll, None), played
-    played = 0
-    while state.to_move is not None:
-        if plies is not None and played >= plies:
-            break
-        if state.to_move == "chance":
-            outcomes = state.chance_outcomes()
-            state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
-            continue
-        moves = state.legal_moves()
-        state = state.play(moves[rng.randrange(len(moves))])
-        played += 1
-    return state, played

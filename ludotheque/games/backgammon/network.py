@@ -36,6 +36,8 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
+from . import bearoff
+
 RAW = 24 * 4
 SIDE_INPUTS = RAW + 8
 PAIR_INPUTS = 2
@@ -439,8 +441,6 @@ def outcome_chances(on_roll: Sequence[int], other: Sequence[int]) -> Array:
 
 def chances_of_counts(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
     """``outcome_chances`` for rows of 26 counts (each side in its own view)."""
-    from . import bearoff
-
     out = np.empty((on_roll.shape[0], OUTPUTS))
     home = bearoff.both_home(on_roll, other)
     if home.any():

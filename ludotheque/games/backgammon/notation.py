@@ -294,7 +294,7 @@ def parse_play(state: BackgammonState, text: str) -> Play:
             "no checker can move with {roll}: the only play is 'pass'", code="must-pass", roll=roll
         )
     segments = _read(cleaned)
-    me, opp = state._mover_boards()
+    me, opp = state.mover_boards()
     cap = state.game.cap
     by_position = {(p.mover_after, p.opponent_after): p for p in legal}
     need = len(legal[0].raw)

@@ -31,6 +31,7 @@ from ...core import (
 from .._numbers import read_number
 from . import board as B
 from . import cube as cube_rules
+from . import ids, notation
 from .cube import (
     ACCEPT,
     BACKGAMMON,
@@ -58,6 +59,7 @@ from .cube import (
     read_action,
     tail,
 )
+from .movegen import CORE
 from .moves import (
     OPENINGS,
     ROLLS,
@@ -68,8 +70,8 @@ from .moves import (
     listed,
     plays,
     point_name,
-    random_playout,
 )
+from .turn import PartialTurn, partial_turn
 
 WHITE = "white"
 BLACK = "black"
@@ -199,7 +201,7 @@ class BackgammonState(State):
             elif self._dice is None:
                 moves = [ROLL, DOUBLE] if self.to_move == SIDES[self._side] else []
             else:
-                me, opp = self._mover_boards()
+                me, opp = self.mover_boards()
                 dice = self._dice
                 moves = plays(me, opp, dice.high, dice.low, self._game.cap)
             object.__setattr__(self, "_moves", moves)
@@ -214,10 +216,38 @@ class BackgammonState(State):
     def random_playout(
         self, rng: random.Random, plies: int | None = None
     ) -> tuple[BackgammonState, int]:
-        """Uniformly random moves and rolls until the game ends or ``plies`` moves were played:
-        (the state reached, the moves played). A search's roll-outs; in the compiled core when
-        it was built (``moves.random_playout``)."""
-        return random_playout(self, rng, plies)
+        """Uniformly random legal moves, and chance outcomes by their probabilities, until the
+        game ends or ``plies`` moves were played: (the state reached, the moves played).
+
+        The roll-outs of a search (``ai.mcts``): the compiled core plays a whole cubeless
+        roll-out at once, from a random seed drawn from ``rng``; otherwise (and in the cube
+        rulesets) the moves are drawn from ``rng`` one by one, as a search's own loop would
+        draw them.
+        """
+        side = self._side
+        if CORE is not None and self._stakes is None and side >= 0:
+            dice = self._dice
+            high, low = (dice.high, dice.low) if dice is not None else (0, 0)
+            game = self._game
+            white, black, side, high, low, played = CORE.playout(
+                self._white, self._black, side, high, low, game.cap,
+                rng.getrandbits(64), -1 if plies is None else plies,
+            )  # fmt: skip
+            roll = Roll(high, low) if high else None
+            return _make(game, white, black, side, roll, None), played
+        state = self
+        played = 0
+        while state.to_move is not None:
+            if plies is not None and played >= plies:
+                break
+            if state.to_move == CHANCE:
+                outcomes = state.chance_outcomes()
+                state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
+                continue
+            moves = state.legal_moves()
+            state = state.play(moves[rng.randrange(len(moves))])
+            played += 1
+        return state, played
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.to_move != CHANCE:
@@ -248,8 +278,6 @@ class BackgammonState(State):
         return (BORNE_OFF, GAMMON, BACKGAMMON)[multiplier(B.unpack(loser)) - 1]
 
     def parse_move(self, text: str) -> Any:
-        from .notation import parse_chance, parse_play
-
         if not isinstance(text, str):
             raise InvalidMove(
                 "a move must be text like '13/7 8/7', not {value} ({type})",
@@ -267,7 +295,7 @@ class BackgammonState(State):
                 if action is not None:
                     return action
         if self.to_move == CHANCE:
-            return parse_chance(self, text)
+            return notation.parse_chance(self, text)
         if self._dice is None or (stakes is not None and stakes.pending != NONE):
             options = [str(m) for m in self.legal_moves()]
             raise IllegalMove(
@@ -278,7 +306,7 @@ class BackgammonState(State):
                 options=options,
                 options_text=" or ".join(repr(o) for o in options),
             )
-        return parse_play(self, text)
+        return notation.parse_play(self, text)
 
     def play(self, move: Any) -> BackgammonState:
         if isinstance(move, str):
@@ -332,14 +360,12 @@ class BackgammonState(State):
                     side=SIDES[self._side],
                     move=_text(move),
                 )
-            if stakes is not None and stakes.pending != NONE:
-                stakes = stakes._replace(pending=NONE)
-            return _make(self._game, self._white, self._black, self._side, move, stakes)
+            return self.after_roll(move)
         if not isinstance(move, Play) or not listed(move, self.legal_moves()):
             raise IllegalMove(
                 "{move} is not a legal play here", code="not-a-legal-play", move=_text(move)
             )
-        return self._after(move.mover_after, move.opponent_after)
+        return self.after_play(move)
 
     def _cube_action(self, action: CubeAction) -> BackgammonState:
         """The state after a cube or resignation decision (see ``cube``)."""
@@ -453,6 +479,64 @@ class BackgammonState(State):
         if self._stakes is None:
             return hash((self._white, self._black, self._side, self._dice))
         return hash((self._white, self._black, self._side, self._dice, self._stakes))
+
+    # -- the parts, for search and learning loops -------------------------------------------
+
+    @property
+    def parts(self) -> StateParts:
+        """What the state holds, as ``from_parts`` takes it: ``(game, white, black, side, dice,
+        stakes)``. ``white`` and ``black`` are the packed boards (see ``board.pack``: four bits
+        a place, each side in its own view); ``side`` is 0 for white, 1 for black, -1 for
+        nobody (before the opening roll, and once the game is over); ``dice`` and ``stakes`` are
+        the properties of those names. The values themselves, not copies.
+
+        >>> s = get_game("standard").start().play("w3b1")
+        >>> game, white, black, side, dice, stakes = s.parts
+        >>> side, str(dice), BackgammonState.from_parts(*s.parts) == s
+        (0, '31', True)
+        """
+        return (self._game, self._white, self._black, self._side, self._dice, self._stakes)
+
+    @staticmethod
+    def from_parts(
+        game: BackgammonGame,
+        white: int,
+        black: int,
+        side: int,
+        dice: Roll | None,
+        stakes: Stakes | None = None,
+    ) -> BackgammonState:
+        """The state of these parts (see ``parts``), unchecked: for a search or a learning
+        loop that makes states from the parts of the engine's own states (``game.from_boards``
+        and position strings check what they are given). Its moves and outcome are found on
+        demand, as any state's; the compiled core makes it when it was built."""
+        return _make(game, white, black, side, dice, stakes)
+
+    def after_play(self, play: Play) -> BackgammonState:
+        """The state after ``play``, one of this state's ``legal_moves()``, unchecked (``play()``
+        checks a move first): the other side to roll next, or nobody once the mover has borne
+        off its last checker. For a search or a learning loop that plays listed plays only."""
+        side = self._side
+        mover, opponent = play.mover_after, play.opponent_after
+        white, black = (mover, opponent) if side == 0 else (opponent, mover)
+        over = mover & 15 == B.CHECKERS
+        return _make(self._game, white, black, -1 if over else 1 - side, None, self._stakes)
+
+    def after_roll(self, roll: Roll) -> BackgammonState:
+        """The state after ``roll``, one of this state's ``chance_outcomes()`` when its side on
+        turn rolls (not the opening roll), unchecked (``play()`` checks it first): that side to
+        play the roll, a decision to roll settled."""
+        stakes = self._stakes
+        if stakes is not None and stakes.pending != NONE:
+            stakes = stakes._replace(pending=NONE)
+        return _make(self._game, self._white, self._black, self._side, roll, stakes)
+
+    def mover_boards(self) -> tuple[int, int]:
+        """The packed boards (see ``parts``) of the side whose turn it is and of the other
+        (black's first when no side is to move)."""
+        if self._side == 0:
+            return self._white, self._black
+        return self._black, self._white
 
     # -- stakes ----------------------------------------------------------------------------
 
@@ -578,8 +662,6 @@ class BackgammonState(State):
         Offers only single moves that can still end in a legal play, and the play when the turn
         can end now. Raises ``IllegalMove`` if a step of ``done`` was not allowed.
         """
-        from .turn import partial_turn
-
         if self._stakes is not None and self._stakes.pending != NONE:
             raise IllegalMove(
                 "there is no roll to play now: {side} decides first",
@@ -590,11 +672,9 @@ class BackgammonState(State):
 
     def pass_reason(self) -> str:
         """Why the side to move cannot move with its roll (empty when it can)."""
-        from .notation import WHY
-
         reasons = [
             (f"the bar/{move.split('/')[1]} with the {die}" if entering else move)
-            + ": " + WHY[kind].format(**values)
+            + ": " + notation.WHY[kind].format(**values)
             for move, die, entering, kind, values in self.pass_reasons()
         ]  # fmt: skip
         return "; ".join(dict.fromkeys(reasons))
@@ -604,12 +684,11 @@ class BackgammonState(State):
         ``bar/22``), its die, whether it enters from the bar, and why it cannot be played
         (a kind of ``notation.WHY`` and its values), so that each can be said in any
         language. Empty when the side can move."""
-        from .notation import why_single
-
+        why_single = notation.why_single
         moves = self.legal_moves()
         if not moves or not moves[0].is_pass or self._dice is None:
             return []
-        me, opp = self._mover_boards()
+        me, opp = self.mover_boards()
         cap = self._game.cap
         reasons: list[PassReason] = []
         for die in sorted({self._dice.high, self._dice.low}, reverse=True):
@@ -631,31 +710,23 @@ class BackgammonState(State):
         ``money`` and ``match`` the cube, the match and the decision pending or taken (see
         ``ids``). ``game.parse_position`` reads it back as this state (a side that chose to roll
         and has not rolled yet reads back as the decision before it: GNU has no such moment)."""
-        from .ids import gnubg_id
-
-        return gnubg_id(self)
+        return ids.gnubg_id(self)
 
     def gnubg_position_id(self) -> str:
         """The GNU Backgammon Position ID alone (14 characters: the checkers, seen from the side
         on roll, or white when no side is)."""
-        from .ids import gnubg_position_id
-
-        return gnubg_position_id(self)
+        return ids.gnubg_position_id(self)
 
     def gnubg_match_id(self) -> str:
         """The GNU Backgammon Match ID alone (12 characters: the side on roll, the dice, and in
         ``money``/``match`` the cube, the match and the decisions; a money game without cube in
         the cubeless rulesets). ``gnubg_id()`` is the two joined by ``:``."""
-        from .ids import gnubg_match_id
-
-        return gnubg_match_id(self)
+        return ids.gnubg_match_id(self)
 
     def xgid(self) -> str:
         """The position as an eXtreme Gammon XGID (white at the bottom; in ``money``/``match``
         with the cube, the score and the Crawford or Jacoby flag; else a money game, no cube)."""
-        from .ids import to_xgid
-
-        return to_xgid(self)
+        return ids.to_xgid(self)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -666,41 +737,12 @@ class BackgammonState(State):
             return self._black
         raise ValueError(f"unknown side {side!r}: the sides are white and black")
 
-    def _mover_boards(self) -> tuple[int, int]:
-        if self._side == 0:
-            return self._white, self._black
-        return self._black, self._white
 
-    def _after(self, mover: int, opponent: int) -> BackgammonState:
-        white, black = (mover, opponent) if self._side == 0 else (opponent, mover)
-        over = mover & 15 == B.CHECKERS
-        return _make(self._game, white, black, -1 if over else 1 - self._side, None, self._stakes)
+StateParts = tuple["BackgammonGame", int, int, int, Roll | None, Stakes | None]
+"""A state's parts (``BackgammonState.parts``): game, white, black, side, dice, stakes."""
 
 
-@dataclass(frozen=True)
-class PartialTurn:
-    """A turn being played one checker at a time.
-
-    ``done``: the single moves made; ``dice_left``: the dice not used yet; ``next_steps``: the
-    single moves that may come next (each can still end in a legal play); ``play``: the legal
-    play these moves make when the turn can end now, else ``None``; ``white``/``black``: the
-    boards now (26 counts each, as ``BackgammonState.board``).
-    """
-
-    done: tuple[Step, ...]
-    dice_left: tuple[int, ...]
-    next_steps: tuple[Step, ...]
-    play: Play | None
-    white: tuple[int, ...]
-    black: tuple[int, ...]
-
-    @property
-    def can_finish(self) -> bool:
-        """True when the moves made so far are a whole legal play."""
-        return self.play is not None
-
-
-def _make(
+def _make_py(
     game: BackgammonGame,
     white: int,
     black: int,
@@ -708,6 +750,8 @@ def _make(
     dice: Roll | None,
     stakes: Stakes | None = None,
 ) -> BackgammonState:
+    """A state of these parts, its moves and outcome not computed yet (the reference of the
+    compiled core's ``state``)."""
     state = object.__new__(BackgammonState)
     setter = object.__setattr__
     setter(state, "_game", game)
@@ -719,6 +763,18 @@ def _make(
     setter(state, "_outcome", _UNSET)
     setter(state, "_stakes", stakes)
     return state
+
+
+_FIELDS = ("_game", "_white", "_black", "_side", "_dice", "_moves", "_outcome", "_stakes")
+"""The state's slots in the order of the compiled core's ``state_setup``: ``_make``'s fields,
+then the moves and the outcome (not computed yet)."""
+
+_make = _make_py
+"""``_make_py``, or the compiled core's ``state`` (one allocation, eight stores) when it was
+built."""
+if CORE is not None:
+    CORE.state_setup(BackgammonState, tuple(BackgammonState.__dict__[n] for n in _FIELDS), _UNSET)
+    _make = CORE.state
 
 
 def _restore(
@@ -856,18 +912,14 @@ class BackgammonGame(Game):
     def from_xgid(self, text: str) -> BackgammonState:
         """A state from an XGID (white is the bottom player). The cube, the match score and
         the Crawford or Jacoby flag are read in ``money`` and ``match``, ignored elsewhere."""
-        from .ids import from_xgid
-
-        return from_xgid(self, text)
+        return ids.from_xgid(self, text)
 
     def from_gnubg_id(self, text: str) -> BackgammonState:
         """A state from a full GNU Backgammon ID (``state.gnubg_id()``: a Position ID, ``:``
         and a Match ID, which gives the side on roll and the dice, and in ``money`` and
         ``match`` the cube, the match and the decisions), or from a Position ID alone (white
         on roll, dice not rolled, a fresh game's cube). GNU Backgammon's player 0 is white."""
-        from .ids import from_gnubg
-
-        return from_gnubg(self, text)
+        return ids.from_gnubg(self, text)
 
     def from_boards(
         self,

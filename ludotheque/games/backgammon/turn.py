@@ -8,15 +8,39 @@ many dice as every legal play of the roll uses.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...core import AmbiguousMove, IllegalMove, InvalidMove
 from . import board as B
 from .movegen import completions, dice_of, remove_die
-from .moves import Step, point_name
+from .moves import Play, Step, point_name
 
 if TYPE_CHECKING:
-    from .rules import BackgammonState, PartialTurn
+    from .rules import BackgammonState
+
+
+@dataclass(frozen=True)
+class PartialTurn:
+    """A turn being played one checker at a time.
+
+    ``done``: the single moves made; ``dice_left``: the dice not used yet; ``next_steps``: the
+    single moves that may come next (each can still end in a legal play); ``play``: the legal
+    play these moves make when the turn can end now, else ``None``; ``white``/``black``: the
+    boards now (26 counts each, as ``BackgammonState.board``).
+    """
+
+    done: tuple[Step, ...]
+    dice_left: tuple[int, ...]
+    next_steps: tuple[Step, ...]
+    play: Play | None
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+
+    @property
+    def can_finish(self) -> bool:
+        """True when the moves made so far are a whole legal play."""
+        return self.play is not None
 
 
 def _as_step(item: Step | str | tuple[int, int, int], offered: list[Step], position: int) -> Step:
@@ -91,15 +115,13 @@ def partial_turn(
     state: BackgammonState, done: Sequence[Step | str | tuple[int, int, int]]
 ) -> PartialTurn:
     """See ``BackgammonState.partial_turn``."""
-    from .rules import PartialTurn
-
     if state.dice is None or state.to_move in (None, "chance"):
         raise IllegalMove("there is no roll to play now", code="no-roll-to-play")
     legal = state.legal_moves()
     need_total = len(legal[0].raw)
     goals = {(p.mover_after, p.opponent_after): p for p in legal}
     cap = state.game.cap
-    me, opp = state._mover_boards()
+    me, opp = state.mover_boards()
     dice = dice_of(state.dice.high, state.dice.low)
     made: list[Step] = []
     for position, item in enumerate(done, start=1):

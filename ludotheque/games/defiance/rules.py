@@ -65,6 +65,8 @@ _WON = Outcome(REBELS, FOUR_SECTORS)
 Mid = tuple[Action, tuple[int, ...], tuple[int, int], bool, Bitboards, int]
 """The board after a legal action: (action, cells, pools, whether it wins, bitboards, the cell
 it captured or -1)."""
+StateParts = tuple["DefianceGame", tuple[int, ...], tuple[int, int], int, tuple[int, int], int]
+"""A state's parts (``DefianceState.parts``): game, cells, pools, rebel, imperial, side."""
 
 # -- the turn, part by part ----------------------------------------------------------------
 
@@ -253,13 +255,9 @@ class DefianceState(_Fields, State):
 
     def _view(self, action: Action, options: tuple[CommandMove, ...]) -> ActionView:
         """``after_action`` of a listed action, whose Command moves the listed turns know: the
-        board after it is the one its turns are played on (kept, see ``_apply``); only the
-        captures of the Command moves are left to find."""
-        mid = self._mid
-        if mid is _UNSET or mid[0] != action:
-            mid = self._mid_board(action)
-            object.__setattr__(self, "_mid", mid)
-        _, cells, _, won, _, taken = mid
+        board after it is the one its turns are played on (``board_after``); only the captures
+        of the Command moves are left to find."""
+        _, cells, _, won, _, taken = self.board_after(action)
         cell_names = self._game.geo.cell_names
         captured = (cell_names[taken],) if taken >= 0 else ()
         if won:
@@ -338,6 +336,50 @@ class DefianceState(_Fields, State):
         """The key points the Rebels control, per sector: (0,0), (1,0), (0,1), (1,1)."""
         geo = self._game.geo
         return [[geo.point_names[p] for p in ps] for ps in controlled_by_sector(geo, self._cells)]
+
+    # -- the parts, for search and learning loops ------------------------------------------
+
+    @property
+    def parts(self) -> StateParts:
+        """What the state holds, as ``from_parts`` takes it: ``(game, cells, pools, rebel,
+        imperial, side)``. ``cells`` has one code per cell (``geometry``'s numbering, ``j * n +
+        i``): 0 empty, ``1 + d`` a Rebel counter facing direction ``d`` (0 north, clockwise),
+        ``9 + d`` an Imperial one; ``pools`` is (the Rebels', the Imperium's); ``rebel`` and
+        ``imperial`` are the Commands' point numbers (``(n + 1) * y + x``; the Imperium's
+        sorted); ``side`` is 0 for the Rebels, 1 for the Imperium, -1 once the game is over.
+        The values themselves, not copies.
+
+        >>> s = get_game("8x8").start()
+        >>> game, cells, pools, rebel, imperial, side = s.parts
+        >>> pools, side, DefianceState.from_parts(*s.parts) == s
+        ((40, 40), 0, True)
+        """
+        return (self._game, self._cells, self._pools, self._rebel, self._imperial, self._side)
+
+    @staticmethod
+    def from_parts(
+        game: DefianceGame,
+        cells: tuple[int, ...],
+        pools: tuple[int, int],
+        rebel: int,
+        imperial: tuple[int, int],
+        side: int,
+    ) -> DefianceState:
+        """The state of these parts (see ``parts``), unchecked and with nothing computed yet:
+        for a search or a learning loop that makes states from the parts of the engine's own
+        states (a position string is checked)."""
+        return _make(game, cells, pools, rebel, imperial, side)
+
+    def board_after(self, action: Action) -> Mid:
+        """The board after ``action``, one of ``legal_actions()`` (unchecked): ``(action,
+        cells, pools, whether it wins, the bitboards, the cell it captured or -1)``. Kept on
+        the state for the turns that follow with that action (turns are listed action by
+        action, and share it)."""
+        mid = self._mid
+        if mid is _UNSET or mid[0] != action:
+            mid = self._mid_board(action)
+            object.__setattr__(self, "_mid", mid)
+        return mid
 
     # -- internals -------------------------------------------------------------------------
 
@@ -448,12 +490,7 @@ class DefianceState(_Fields, State):
         The board after the action is kept for the next turn with the same action (turns are
         listed action by action), so that its turns share it: one copy of the cells and the
         bitboards for an action and all its Command moves that capture nothing."""
-        action = move.action
-        mid = self._mid
-        if mid is _UNSET or mid[0] != action:
-            mid = self._mid_board(action)
-            object.__setattr__(self, "_mid", mid)
-        _, cells, pools, won, bits, _ = mid
+        _, cells, pools, won, bits, _ = self.board_after(move.action)
         command = move.command
         side = self._side
         if command is None:

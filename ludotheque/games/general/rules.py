@@ -204,10 +204,30 @@ class GeneralState(_Fields, State):
     def parse_move(self, text: str) -> GeneralMove:
         return _parse_move(self, text)
 
-    # -- values ----------------------------------------------------------------------------
+    # -- the parts, for search and learning loops ------------------------------------------
 
-    def _key(self) -> tuple[int, int, int, bool]:
+    @property
+    def parts(self) -> tuple[int, int, int, bool]:
+        """What the state holds, as ``from_parts`` takes it: ``(general, rebels, side,
+        flight)``: the general's point number (an index of ``board.NAMES``), the rebels as a
+        bitmask of point numbers, the side to move (0 the rebels, 1 the general) and whether
+        the flight is still available.
+
+        >>> s = GeneralGame().start()
+        >>> general, rebels, side, flight = s.parts
+        >>> rebels.bit_count(), side, flight, GeneralState.from_parts(*s.parts) == s
+        (16, 0, True, True)
+        """
         return (self._general, self._rebels, self._side, self._flight)
+
+    @staticmethod
+    def from_parts(general: int, rebels: int, side: int, flight: bool) -> GeneralState:
+        """The state of these parts (see ``parts``), unchecked: for a search or a learning
+        loop that makes states from the parts of the engine's own states (a position string
+        is checked). Its moves and outcome are found on demand, as any state's."""
+        return _make(general, rebels, side, flight)
+
+    # -- values ----------------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GeneralState):
@@ -220,7 +240,7 @@ class GeneralState(_Fields, State):
         )
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash((self._general, self._rebels, self._side, self._flight))
 
     # -- internals -------------------------------------------------------------------------
 

@@ -1,92 +1,26 @@
-"""Game records: the moves of one game from its start, with the dice, players, dates and result.
+"""A game's record: the moves of one game from its start, with the dice, players, dates and
+result; the history a state does not hold.
 
-A record is the history a state does not hold. It replays and re-validates every move when it
-is loaded (a tampered record is rejected with the ply and the reason), it owns the game's dice
-(a seeded generator, so a game replays exactly from its record), and it decides the draws that
-depend on history: threefold repetition and the turn limit.
-
-Games played for points (backgammon's ``money`` and ``match``) keep their stakes in the
-position: cube actions are moves like the others, the match score is in the start position,
-and the result gains ``points`` (what the winner scored; checked on loading). ``next_game()``
-starts the record of a match's next game.
-
->>> rec = Record.new("general")
->>> rec.play("a2-b2").to_move
-'general'
->>> Record.from_json(rec.to_json()).moves
-['a2-b2']
+A record replays and re-validates every move when it is loaded (a tampered record is rejected
+with the ply and the reason), it owns the game's dice (``dice``: a seeded generator, so that a
+game replays exactly from its record), and it decides the draws that depend on history
+(``endings``: threefold repetition and the turn limit). Its JSON form is in ``format``; games
+played for points chain their records (``match``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import secrets
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from fractions import Fraction
 from typing import Any
 
-from . import load
-from .core import CHANCE, Game, IllegalMove, Outcome, State, UnknownGame
-
-FORMAT = "ludotheque-record"
-VERSION = 1
-
-REPETITION = "repetition"
-TURN_LIMIT = "turn-limit"
-RESIGNATION = "resignation"
-ABANDONED = "abandoned"
-
-
-class InvalidRecord(ValueError):
-    """A record that cannot be read or does not replay; the message names the ply and reason."""
-
-
-def _now() -> str:
-    return datetime.now(UTC).replace(microsecond=0).isoformat()
-
-
-def seed_digest(seed: str) -> str:
-    """The SHA-256 commitment to a dice seed (hex), shown before the game, checked after it."""
-    return hashlib.sha256(seed.encode()).hexdigest()
-
-
-def draw_chance(seed: str, index: int, outcomes: list[tuple[Any, float]]) -> Any:
-    """The ``index``-th chance outcome (0-based) of a game whose dice seed is ``seed``.
-
-    The procedure, so that anyone can check a game offline: give each outcome an integer weight
-    (its probability as an exact fraction, over the common denominator ``W``); for attempt
-    ``a = 0, 1, …`` take ``x`` = the first 8 bytes, big-endian, of
-    ``SHA-256(f"{seed}:{index}:{a}")``; skip the attempt when ``x ≥ 2**64 - 2**64 % W``;
-    otherwise ``r = x % W`` picks the outcome whose cumulative weight range holds ``r``, in the
-    order the state lists its outcomes.
-    """
-    fractions = [Fraction(p).limit_denominator(10_000) for _, p in outcomes]
-    denominator = 1
-    for f in fractions:
-        denominator = denominator * f.denominator // _gcd(denominator, f.denominator)
-    weights = [int(f * denominator) for f in fractions]
-    total = sum(weights)
-    limit = 2**64 - 2**64 % total
-    attempt = 0
-    while True:
-        digest = hashlib.sha256(f"{seed}:{index}:{attempt}".encode()).digest()
-        x = int.from_bytes(digest[:8], "big")
-        if x < limit:
-            r = x % total
-            for (outcome, _), weight in zip(outcomes, weights, strict=True):
-                if r < weight:
-                    return outcome
-                r -= weight
-        attempt += 1
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
+from .. import load
+from ..core import CHANCE, Game, IllegalMove, Outcome, State
+from . import format as record_format
+from . import match
+from .dice import draw_chance, new_seed, seed_digest
+from .endings import ABANDONED, RESIGNATION, draw, draw_options
+from .format import InvalidRecord, now
 
 
 @dataclass
@@ -106,7 +40,7 @@ class Record:
     moves: list[str] = field(default_factory=list)
     chance: list[str] = field(default_factory=list)
     players: dict[str, str] = field(default_factory=dict)
-    started: str = field(default_factory=_now)
+    started: str = field(default_factory=now)
     ended: str | None = None
     result: Outcome | None = None
     seed: str | None = None
@@ -139,10 +73,9 @@ class Record:
         """
         g = game if isinstance(game, Game) else load(game, ruleset)
         record = cls(game=g.name, ruleset=g.ruleset, start=start, players=dict(players or {}))
-        record.repetition = _option(repetition, getattr(g, "repetition_limit", None))
-        record.turn_limit = _option(turn_limit, getattr(g, "turn_limit", None))
+        record.repetition, record.turn_limit = draw_options(g, repetition, turn_limit)
         if seed is None and getattr(g, "has_chance", False):
-            seed = secrets.token_hex(16)
+            seed = new_seed()
         record.seed = seed
         record.seed_sha256 = seed_digest(seed) if seed is not None else None
         record._reset(g)
@@ -198,11 +131,7 @@ class Record:
         ended = state.outcome()
         if ended is not None:
             return ended
-        if self.repetition is not None and self._seen[state] >= self.repetition:
-            return Outcome(None, REPETITION)
-        if self.turn_limit is not None and len(self.moves) >= self.turn_limit:
-            return Outcome(None, TURN_LIMIT)
-        return None
+        return draw(self._seen[state], len(self.moves), self.repetition, self.turn_limit)
 
     @property
     def to_move(self) -> str | None:
@@ -265,7 +194,7 @@ class Record:
         self._kinds.append(is_chance)
         self._seen[state] += 1
         if self._history_outcome() is not None and self.ended is None:
-            self.ended = _now()
+            self.ended = now()
 
     def undo(self) -> State:
         """Take back the last ply (a move or a chance outcome); return the state before it."""
@@ -285,31 +214,16 @@ class Record:
         """In a game played for points (its ruleset has stakes): the points the winner scored
         once the game is over (a record's resignation gives up everything the resigning side
         could still lose); ``None`` otherwise."""
-        if not getattr(self.game_object, "has_stakes", False):
-            return None
-        outcome = self.outcome()
-        if outcome is None or outcome.winner is None:
-            return None
-        state: Any = self.state
-        if self.result is not None and self.result.reason == RESIGNATION:
-            return int(state.points_if_resigned(self.game_object.opponent(outcome.winner)))
-        points = state.points()
-        return None if points is None else int(points)
+        return match.points(self)
 
     def next_game(self, *, seed: str | None = None) -> Record | None:
         """The record of the next game of a match (or money session) once this game is over:
         same game, ruleset and players, starting at the new score; ``None`` when the match is
         won, for games that are not played for points, and before the end."""
-        outcome = self.outcome()
-        points = self.points()
-        if outcome is None or outcome.winner is None or points is None:
+        start = match.next_start(self)
+        if start is None:
             return None
-        state: Any = self.state
-        following = state.next_game(outcome.winner, points)
-        if following is None:
-            return None
-        return Record.new(self.game_object, start=following.position(), players=self.players,
-                          seed=seed)  # fmt: skip
+        return Record.new(self.game_object, start=start, players=self.players, seed=seed)
 
     def resign(self, side: str) -> Outcome:
         """``side`` resigns: the other side wins (reason ``resignation``)."""
@@ -325,7 +239,7 @@ class Record:
                 sides=list(game.sides),
             )
         self.result = Outcome(game.opponent(side), RESIGNATION)
-        self.ended = _now()
+        self.ended = now()
         return self.result
 
     def abandon(self) -> Outcome:
@@ -334,7 +248,7 @@ class Record:
         if over is not None:
             raise IllegalMove("the game is already over", code="already-over")
         self.result = Outcome(None, ABANDONED)
-        self.ended = _now()
+        self.ended = now()
         return self.result
 
     def copy(self) -> Record:
@@ -351,97 +265,44 @@ class Record:
         twin._seen = Counter(self._seen)
         return twin
 
-    # -- JSON ------------------------------------------------------------------------------
+    # -- JSON (see ``format``) ---------------------------------------------------------------
 
     def to_dict(self, *, reveal_seed: bool = True) -> dict[str, Any]:
         """A JSON-ready dict; ``reveal_seed=False`` keeps the dice seed secret (its hash stays)."""
-        outcome = self.outcome()
-        result: dict[str, Any] | None = None
-        if outcome is not None:
-            result = {"winner": outcome.winner, "reason": outcome.reason}
-            points = self.points()
-            if points is not None:
-                result["points"] = points
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "game": self.game,
-            "ruleset": self.ruleset,
-            "start": self.start,
-            "moves": list(self.moves),
-            "chance": list(self.chance),
-            "players": dict(self.players),
-            "started": self.started,
-            "ended": self.ended,
-            "result": result,
-            "dice": None
-            if self.seed_sha256 is None
-            else {"seed": self.seed if reveal_seed else None, "seed_sha256": self.seed_sha256},
-            "options": {"repetition": self.repetition, "turn_limit": self.turn_limit},
-        }
+        return record_format.to_dict(self, reveal_seed=reveal_seed)
 
     def to_json(self, *, reveal_seed: bool = True, indent: int | None = 2) -> str:
         """The record as JSON text."""
-        return json.dumps(self.to_dict(reveal_seed=reveal_seed), indent=indent, ensure_ascii=False)
+        return record_format.to_json(self, reveal_seed=reveal_seed, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:
         """Read a record and replay it; raises ``InvalidRecord`` saying what is wrong."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
-            raise InvalidRecord(f"not a JSON record: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(record_format.parse_json(text))
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
         """Build a record from its dict form, replaying and re-validating every ply."""
-        if not isinstance(data, dict):
-            raise InvalidRecord("a record is a JSON object")
-        if data.get("format", FORMAT) != FORMAT:
-            raise InvalidRecord(f"not a Ludothèque record (format {data.get('format')!r})")
-        if data.get("version", VERSION) != VERSION:
-            raise InvalidRecord(f"unsupported record version {data.get('version')!r}")
-        game_name = _field(data, "game", str)
-        ruleset = _field(data, "ruleset", (str, type(None)))
-        try:
-            game = load(game_name, ruleset)
-        except UnknownGame as exc:
-            raise InvalidRecord(str(exc)) from None
-        start = _field(data, "start", (str, type(None)), default=None)
-        moves = _string_list(data, "moves")
-        chance = _string_list(data, "chance")
-        players = _field(data, "players", dict, default={})
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in players.items()):
-            raise InvalidRecord("players must map sides to names (strings)")
-        dice = _field(data, "dice", (dict, type(None)), default=None)
-        options = _field(data, "options", dict, default={})
-        seed = seed_hash = None
-        if dice is not None:
-            seed = _field(dice, "seed", (str, type(None)), default=None)
-            seed_hash = _field(dice, "seed_sha256", (str, type(None)), default=None)
-            if seed is not None and seed_hash is not None and seed_digest(seed) != seed_hash:
-                raise InvalidRecord("the dice seed does not match its SHA-256 commitment")
+        contents = record_format.read(data)
+        game = contents.game
         record = cls(
             game=game.name,
             ruleset=game.ruleset,
-            start=start,
-            players=dict(players),
-            started=_field(data, "started", str, default=_now()),
-            seed=seed,
-            seed_sha256=seed_hash
-            if seed_hash is not None
-            else (seed_digest(seed) if seed is not None else None),
-            repetition=_int_option(options, "repetition"),
-            turn_limit=_int_option(options, "turn_limit"),
+            start=contents.start,
+            players=contents.players,
+            started=contents.started,
+            seed=contents.seed,
+            seed_sha256=contents.seed_sha256,
+            repetition=contents.repetition,
+            turn_limit=contents.turn_limit,
         )
         try:
             record._reset(game)
         except ValueError as exc:
             raise InvalidRecord(f"bad start position: {exc}") from None
-        record._replay(moves, chance)
-        record.ended = _field(data, "ended", (str, type(None)), default=record.ended)
-        record._check_result(_field(data, "result", (dict, type(None)), default=None))
+        record._replay(contents.moves, contents.chance)
+        record.ended = record_format.read_ended(data, record.ended)
+        record._check_result(record_format.read_result(data))
         return record
 
     def _replay(self, moves: list[str], chance: list[str]) -> None:
@@ -520,47 +381,4 @@ class Record:
             raise InvalidRecord(f"the record says {claimed!r} points but the game gives {actual}")
 
 
-def _option(value: int | bool | None, default: int | None) -> int | None:
-    if value is True:
-        return default
-    if value is False or value is None:
-        return None
-    return int(value)
-
-
-def _field(data: dict[str, Any], key: str, kind: Any, default: Any = ...) -> Any:
-    if key not in data:
-        if default is ...:
-            raise InvalidRecord(f"the record has no {key!r}")
-        return default
-    value = data[key]
-    if not isinstance(value, kind):
-        raise InvalidRecord(f"{key!r} has the wrong type ({type(value).__name__})")
-    return value
-
-
-def _string_list(data: dict[str, Any], key: str) -> list[str]:
-    value = _field(data, key, list, default=[])
-    if not all(isinstance(v, str) for v in value):
-        raise InvalidRecord(f"{key!r} must be a list of strings")
-    return list(value)
-
-
-def _int_option(options: dict[str, Any], key: str) -> int | None:
-    value = options.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidRecord(f"option {key!r} must be a positive integer or null")
-    return value
-
-
-__all__ = [
-    "REPETITION",
-    "RESIGNATION",
-    "TURN_LIMIT",
-    "InvalidRecord",
-    "Record",
-    "draw_chance",
-    "seed_digest",
-]
+__all__ = ["Record"]
