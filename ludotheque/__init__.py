@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 from importlib import import_module
+from typing import TYPE_CHECKING, Literal, overload
 
 if "numpy" not in sys.modules:
     # One BLAS thread: the backgammon network's matrices are small, and BLAS threads cost more
@@ -39,6 +40,11 @@ from .core import (
     perft_table,
 )
 
+if TYPE_CHECKING:  # the games' own types, for type checkers (they load on first use)
+    from .games.backgammon.rules import BackgammonGame
+    from .games.defiance.rules import DefianceGame
+    from .games.general.rules import GeneralGame
+
 __version__ = "0.1.0"
 
 # name -> (module, rulesets with the default first). Each module has ``get_game(ruleset)``,
@@ -53,6 +59,16 @@ _REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
 def available_games() -> dict[str, tuple[str, ...]]:
     """The available games and their rulesets (default first)."""
     return {name: rulesets for name, (_, rulesets) in _REGISTRY.items()}
+
+
+@overload
+def load(name: Literal["general"], ruleset: str | None = None) -> GeneralGame: ...
+@overload
+def load(name: Literal["backgammon"], ruleset: str | None = None) -> BackgammonGame: ...
+@overload
+def load(name: Literal["defiance"], ruleset: str | None = None) -> DefianceGame: ...
+@overload
+def load(name: str, ruleset: str | None = None) -> Game: ...
 
 
 def load(name: str, ruleset: str | None = None) -> Game:

@@ -206,8 +206,8 @@ def backgammon_refusals(rng: random.Random) -> Iterator[Refusal]:
         game = load("backgammon", ruleset)
         yield from _positions(game, BACKGAMMON_POSITIONS)
         for text in GNUBG_IDS:
-            yield from _catch(f"{ruleset} gnubg {text!r}", game.from_gnubg_id, text)  # type: ignore[attr-defined]
-        yield from _catch(f"{ruleset} xgid 42", game.from_xgid, 42)  # type: ignore[attr-defined]
+            yield from _catch(f"{ruleset} gnubg {text!r}", game.from_gnubg_id, text)
+        yield from _catch(f"{ruleset} xgid 42", game.from_xgid, 42)
         xgid = "XGID=-b----E-C---eE---c-e----B-:{}:{}:1:00:{}:{}:{}:{}:10"
         for fields in sorted(set(itertools.permutations(["x", "0", "0", "0", "0", "1"]))):
             yield from _positions(game, [xgid.format(*fields)])
@@ -260,10 +260,10 @@ def backgammon_refusals(rng: random.Random) -> Iterator[Refusal]:
         for options in starts:
             yield from _catch(f"{ruleset} start {options}", game.start, **options)
         if not money:
-            stakes = load("backgammon", "money").start().stakes  # type: ignore[attr-defined]
+            stakes = load("backgammon", "money").start().stakes
             yield from _catch(
                 f"{ruleset} boards with stakes",
-                game.from_boards,  # type: ignore[attr-defined]
+                game.from_boards,
                 [0] * 26,
                 [0] * 26,
                 None,
@@ -396,8 +396,8 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
     general = load("general")
     yield from _moves(general.start(), ["a1-z9", "f1-a1", "a9-a2"])
     yield from _catch("general parse 42", general.start().parse_move, 42)
-    state = general.parse_position("c2 a1,c3,a3,c1,e5,e4 g 1")
-    yield from _moves(state, ["c2-b2*a1", "c2-b2*b3xa1a3"])
+    capture = general.parse_position("c2 a1,c3,a3,c1,e5,e4 g 1")
+    yield from _moves(capture, ["c2-b2*a1", "c2-b2*b3xa1a3"])
     # the general flies to a point where two pairs can be taken
     for _ in range(3000):
         rebels = rng.sample([p for p in GENERAL_POINTS[:25] if p != "c3"], 2 * rng.randint(2, 8))
@@ -416,9 +416,9 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
     roll = seed.parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 21")
     yield from _moves(roll, ["8/5(x)", "(", "25/20", "0/3", CubeAction("double")])
     for done in [["zz/7"], ["13/x"], ["25/23"]]:
-        yield from _catch(f"partial {done}", roll.partial_turn, done)  # type: ignore[attr-defined]
+        yield from _catch(f"partial {done}", roll.partial_turn, done)
     off = seed.parse_position("W[3,2] B[24x2,13x5,8x3,6x5] w 54")
-    yield from _catch("partial 3/off", off.partial_turn, ["3/off"])  # type: ignore[attr-defined]
+    yield from _catch("partial 3/off", off.partial_turn, ["3/off"])
     money = load("backgammon", "money")
     cube = money.parse_position("W[6x2] B[6x2] w - cube 1")
     yield from _moves(cube, [CubeAction("resign", 5), CubeAction("foo")])
@@ -430,8 +430,8 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
     yield from _catch("agent over", decision_moves, over)
     yield from _catch("review over", best_moves, over)
     for ruleset in ["money", "match"]:  # every bit of the Match ID flipped
-        game = load("backgammon", ruleset)
-        for state in _walk(game.start(), rng, 30)[::5]:
+        cubeful = load("backgammon", ruleset)
+        for state in _walk(cubeful.start(), rng, 30)[::5]:
             pid, mid = state.gnubg_id().split(":")  # type: ignore[attr-defined]
             raw = int.from_bytes(base64.b64decode(mid), "little")
             on_roll = (raw >> 6) & 1
@@ -439,7 +439,7 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
             for value in [raw ^ (1 << bit) for bit in range(72)] + [resigned]:
                 flipped = value.to_bytes(9, "little")
                 text = f"{pid}:{base64.b64encode(flipped).decode()}"
-                yield from _catch(f"{ruleset} gnubg {text}", game.from_gnubg_id, text)  # type: ignore[attr-defined]
+                yield from _catch(f"{ruleset} gnubg {text}", cubeful.from_gnubg_id, text)
 
     record = Record.new("backgammon")
     record.seed = None
@@ -448,11 +448,11 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
     for ruleset, n in [("10x10", 10), ("8x8", 8)]:
         game = load("defiance", ruleset)
         geo = geometry(n)
-        yield from _catch("parse_action 42", game.start().parse_action, 42)  # type: ignore[attr-defined]
+        yield from _catch("parse_action 42", game.start().parse_action, 42)
         yield from _catch("parse 42", game.start().parse_move, 42)
         start = game.start()
-        yield from _catch("bad direction", start.after_action, Action(0, 0, 9))  # type: ignore[attr-defined]
-        yield from _catch("bad kind", start.after_action, Action(7, 0, 0))  # type: ignore[attr-defined]
+        yield from _catch("bad direction", start.after_action, Action(0, 0, 9))
+        yield from _catch("bad kind", start.after_action, Action(7, 0, 0))
         states = _walk(start, rng, 3000)
         rows = "/".join([str(n)] * n)
         yield from _positions(game, [f"{rows} r40,i40 R7.8,I7.8,I8.7 r"])

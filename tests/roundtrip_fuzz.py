@@ -22,6 +22,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 
 import ludotheque
 from ludotheque import InvalidPosition
@@ -192,7 +193,12 @@ def random_states(game: Game, rng: random.Random, plies: int) -> list[State]:
             state = game.start()
         elif state.chance_outcomes():
             state = state.play(rng.choice(state.chance_outcomes())[0])
-        elif getattr(game, "has_stakes", False) and state.side and rng.random() < 0.05:
+        elif (
+            isinstance(state, BackgammonState)
+            and state.game.has_stakes
+            and state.side
+            and rng.random() < 0.05
+        ):
             try:
                 state = state.play(rng.choice(["resign single", "resign gammon"]))
             except ValueError:
@@ -257,16 +263,22 @@ def main() -> None:
 
         makers.append((f"{key} mutated", from_state))
         if name == "backgammon":
-            ruleset = game.ruleset
-            makers.append((key, lambda r=ruleset: backgammon_string(rng, r)))
             states = [s for s in pool if isinstance(s, BackgammonState)]
-            makers.append((f"{key} gnu", lambda s=states: flipped_match_id(rng, rng.choice(s))))
-            makers.append((f"{key} xg", lambda s=states: changed_xgid(rng, rng.choice(s))))
+
+            def gnu(s: list[BackgammonState] = states) -> str:
+                return flipped_match_id(rng, rng.choice(s))
+
+            def xg(s: list[BackgammonState] = states) -> str:
+                return changed_xgid(rng, rng.choice(s))
+
+            makers.append((key, partial(backgammon_string, rng, game.ruleset)))
+            makers.append((f"{key} gnu", gnu))
+            makers.append((f"{key} xg", xg))
         elif name == "general":
             makers.append((key, lambda: general_string(rng)))
         else:
             n = 8 if key.endswith("8x8") else 10
-            makers.append((key, lambda n=n: defiance_string(rng, n)))
+            makers.append((key, partial(defiance_string, rng, n)))
     counts: dict[str, Counter[str]] = {}
     found: dict[str, str] = {}
     end = time.monotonic() + args.seconds

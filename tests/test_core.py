@@ -34,7 +34,7 @@ def test_unknown_ruleset_lists_the_rulesets() -> None:
 @pytest.mark.parametrize("name", [None, 3, ["general"]])
 def test_load_non_string(name: object) -> None:
     with pytest.raises(UnknownGame):
-        ludotheque.load(name)  # type: ignore[arg-type]
+        ludotheque.load(name)  # type: ignore[call-overload]  # not a name, on purpose
 
 
 def test_errors_are_value_errors() -> None:

@@ -204,7 +204,7 @@ def test_the_guards_of_a_written_play_say_why_in_their_own_words() -> None:
     for kind, words in notation.WHY.items():
         assert by_code[kind] == head + words
     state = load("backgammon").parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 21")
-    me, opp = state.mover_boards()  # type: ignore[attr-defined]
+    me, opp = state.mover_boards()
     kinds = set()
     for src in range(26):
         for dst in range(0, src):
@@ -225,7 +225,7 @@ def test_the_guards_of_a_written_play_say_why_in_their_own_words() -> None:
             notation._refuse_play("13/7", "21", failure)
         check(caught.value)
     bear = load("backgammon").parse_position("W[6,5] B[13x2] w 21")
-    me, opp = bear.mover_boards()  # type: ignore[attr-defined]
+    me, opp = bear.mover_boards()
     with pytest.raises(IllegalMove) as caught:
         notation._refuse_play("6/off", "21", notation.why_single(me, opp, 6, 0, 2, 0))
     assert caught.value.code == "cannot-bear-off"
@@ -300,8 +300,8 @@ def test_any_text_refused_as_a_position_or_a_move_is_a_coded_refusal(
 @given(st.one_of(st.text(alphabet=string.ascii_letters + string.digits + "+/:=-", max_size=30)))
 def test_any_backgammon_id_refused_is_a_coded_refusal(text: str) -> None:
     game = load("backgammon", "match")
-    _refused(game.from_gnubg_id, text)  # type: ignore[attr-defined]
-    _refused(game.from_xgid, "XGID=" + text)  # type: ignore[attr-defined]
+    _refused(game.from_gnubg_id, text)
+    _refused(game.from_xgid, "XGID=" + text)
 
 
 # -- the errors themselves -------------------------------------------------------------------

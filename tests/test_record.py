@@ -243,7 +243,7 @@ def test_a_record_reads_its_fields_in_a_fixed_order() -> None:
     one file): the game, then the lists, the players, the dice, then the replay, then the end
     date and the result."""
     good = json.loads(Record.new("general").to_json())
-    cases = [
+    cases: list[tuple[dict[str, object], str]] = [
         ({"game": 1, "moves": "x"}, "'game' has the wrong type"),
         ({"moves": "x", "players": []}, "'moves' has the wrong type"),
         ({"players": [], "dice": 3}, "'players' has the wrong type"),

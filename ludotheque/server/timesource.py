@@ -15,6 +15,7 @@ import contextlib
 import time as _time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import TypeVar
 
 
 class TimeSource:
@@ -63,8 +64,11 @@ def now() -> datetime:
     return datetime.fromtimestamp(_source.time(), UTC).replace(microsecond=0)
 
 
+Source = TypeVar("Source", bound=TimeSource)
+
+
 @contextlib.contextmanager
-def using(source: TimeSource) -> Iterator[TimeSource]:
+def using(source: Source) -> Iterator[Source]:
     """Read ``source`` instead of the real clock while the block runs (tests)."""
     global _source
     before, _source = _source, source

@@ -131,6 +131,7 @@ def test_best_moves_match_the_analysis_and_refuse_what_is_not_a_decision() -> No
 
 def test_malformed_analysis_data_is_refused() -> None:
     good = analyse(record_of("general", None, 30), "quick").to_dict()
+    bad: object  # malformed data of every shape
     for bad in (None, [], {**good, "format": "x"}, {**good, "version": 99},
                 {**good, "decisions": [{"ply": 0}]}, {**good, "measure": "elo"}):  # fmt: skip
         with pytest.raises(InvalidAnalysis):

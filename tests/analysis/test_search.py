@@ -94,7 +94,7 @@ def test_a_repetition_is_a_draw_and_a_win_is_counted_in_plies() -> None:
         state = state.play(moves[0])
         path.append(state)
     back = state.play("loop")
-    history = Counter(path)
+    history: Counter[State] = Counter(path)
     history[back] += 1  # seen twice before: going back is the third time
     lines = TreeSearch(game, 2).lines(state, history=history, repetition=3)
     loop = next(line for line in lines if line.move == "loop")

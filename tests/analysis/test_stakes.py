@@ -189,10 +189,10 @@ def test_a_money_game_is_analysed_with_its_cube_decisions() -> None:
 def test_a_short_match_is_analysed_game_by_game_in_match_equity() -> None:
     # the games of a match to 3 points, then a game after the Crawford game at 2-1, where
     # the side behind doubles at once
-    games = [played("match", MATCH.start(length=3).position())]  # type: ignore[call-arg]
+    games = [played("match", MATCH.start(length=3).position())]
     while (after := games[-1].next_game(seed=f"stakes-match-{len(games)}")) is not None:
         games.append(play_out(after, 7 + 2 * len(games)))
-    post = MATCH.start(length=3, score=(1, 2)).position()  # type: ignore[call-arg]
+    post = MATCH.start(length=3, score=(1, 2)).position()
     games.append(played("match", post))
     cube = 0
     for game in games:

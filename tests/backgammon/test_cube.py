@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import ludotheque
 from ludotheque import IllegalMove, InvalidPosition
 from ludotheque.core import CHANCE
-from ludotheque.games.backgammon import BackgammonState
+from ludotheque.games.backgammon import BackgammonGame, BackgammonState
 from ludotheque.games.backgammon.cube import CubeAction
 from tests.backgammon.gnubg_session import run_gnubg
 
@@ -49,7 +49,7 @@ def walk(game: ludotheque.Game, start: BackgammonState, rng: random.Random,
 
 
 @pytest.mark.parametrize("game", [SEED, STANDARD])
-def test_cubeless_rulesets_have_no_cube(game: ludotheque.Game) -> None:
+def test_cubeless_rulesets_have_no_cube(game: BackgammonGame) -> None:
     state = game.start()
     assert state.position() == f"{START} - -"
     assert state.stakes is None and state.cube_value == 1
@@ -61,7 +61,7 @@ def test_cubeless_rulesets_have_no_cube(game: ludotheque.Game) -> None:
     with pytest.raises(InvalidPosition):
         game.parse_position(f"{START} w - cube 1")
     with pytest.raises(InvalidPosition):
-        game.start(length=5)  # type: ignore[call-arg]
+        game.start(length=5)
 
 
 def test_the_registry_lists_the_new_rulesets_after_the_old() -> None:
@@ -164,7 +164,7 @@ def test_match_start_and_score() -> None:
         dict(length=5, score=(4, 4), crawford=True),
     ):
         with pytest.raises(InvalidPosition):
-            MATCH.start(**bad)  # type: ignore[arg-type]
+            MATCH.start(**bad)
     with pytest.raises(InvalidPosition):
         MATCH.start(jacoby=True)
 
@@ -318,8 +318,8 @@ def test_every_state_of_a_game_reads_back(seed: int, ruleset: str) -> None:
     start = game.start()
     if ruleset == "match":
         length = rng.randint(1, 11)
-        start = game.start(length=length, score=(rng.randrange(length), rng.randrange(length)))  # type: ignore[call-arg]
-    for state in walk(game, start, rng):  # type: ignore[arg-type]
+        start = game.start(length=length, score=(rng.randrange(length), rng.randrange(length)))
+    for state in walk(game, start, rng):
         assert game.parse_position(state.position()) == state
         if state.side is not None and state.stakes.pending in (0, 2):  # type: ignore[union-attr]
             assert game.parse_position(state.xgid()) == state
@@ -368,13 +368,13 @@ def test_gnubg_reads_our_xgids_with_cube_and_score() -> None:
     """GNU Backgammon (the reference module) turns our XGIDs into its own IDs, which we read
     back as the same position (colours exchanged: its player 1 is XG's bottom player)."""
     rng = random.Random(11)
-    cases: list[tuple[ludotheque.Game, BackgammonState]] = []
+    cases: list[tuple[BackgammonGame, BackgammonState]] = []
     for game, start in (
         (MONEY, MONEY.start()),
-        (MATCH, MATCH.start(length=7, score=(2, 5))),  # type: ignore[call-arg]
-        (MATCH, MATCH.start(length=5, score=(4, 1), crawford=True)),  # type: ignore[call-arg]
+        (MATCH, MATCH.start(length=7, score=(2, 5))),
+        (MATCH, MATCH.start(length=5, score=(4, 1), crawford=True)),
     ):
-        for state in walk(game, start, rng, resign=0)[1:80:3]:  # type: ignore[arg-type]
+        for state in walk(game, start, rng, resign=0)[1:80:3]:
             if state.side is not None and not state.stakes.pending:  # type: ignore[union-attr]
                 cases.append((game, state))  # (its IDs cannot hold a pending double)
     ids = run_gnubg(
@@ -455,7 +455,7 @@ def test_any_tail_reads_or_is_refused_cleanly(words: list[str], ruleset: str, tu
 @given(st.text(max_size=20), st.integers(0, 10**6))
 def test_any_move_text_plays_or_is_refused_cleanly(text: str, seed: int) -> None:
     rng = random.Random(seed)
-    states = walk(MONEY, MONEY.start(), rng)  # type: ignore[arg-type]
+    states = walk(MONEY, MONEY.start(), rng)
     state = states[rng.randrange(len(states))]
     for candidate in (text, "resign " + text, "double " + text):
         with contextlib.suppress(IllegalMove):

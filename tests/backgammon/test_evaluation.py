@@ -8,6 +8,7 @@ import importlib.util
 import random
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -457,7 +458,7 @@ def test_save_and_load(tmp_path: Path) -> None:
 # -- the training tool (numba, training only) ---------------------------------------------------
 
 
-def _training_tool():  # type: ignore[no-untyped-def]
+def _training_tool() -> ModuleType:
     pytest.importorskip("numba")
     spec = importlib.util.spec_from_file_location("train_bg", ROOT / "tools/train_backgammon.py")
     assert spec and spec.loader

@@ -12,7 +12,7 @@ import pytest
 
 import ludotheque
 from ludotheque.ai.levels import make_agent
-from ludotheque.games.backgammon import mat
+from ludotheque.games.backgammon import BackgammonState, mat
 from ludotheque.record import InvalidRecord, Record
 from tests.backgammon.gnubg_session import run_gnubg
 
@@ -30,17 +30,20 @@ def play_match(seed: int, length: int = 5, money_games: int = 0) -> list[Record]
     if money_games:
         rec: Record | None = Record.new(MONEY, seed=f"s{seed}", players=players)
     else:
-        start = MATCH.start(length=length).position()  # type: ignore[call-arg]
+        start = MATCH.start(length=length).position()
         rec = Record.new(MATCH, start=start, seed=f"s{seed}", players=players)
     records: list[Record] = []
     while rec is not None:
         while rec.outcome() is None:
             state = rec.state
+            assert isinstance(state, BackgammonState)  # of a game played for points
+            stakes = state.stakes
+            assert stakes is not None
             if state.to_move == "chance" and not (rng.random() < 0.01 and state.side):
                 rec.roll()
-            elif state.stakes.pending == 3:  # type: ignore[attr-defined]
+            elif stakes.pending == 3:
                 rec.play("accept")
-            elif rng.random() < 0.01 and state.stakes.pending == 0:  # type: ignore[attr-defined]
+            elif rng.random() < 0.01 and stakes.pending == 0:
                 rec.play(f"resign {rng.choice(['single', 'gammon', 'backgammon'])}")
             elif state.to_move == "chance":
                 rec.roll()
@@ -94,7 +97,7 @@ def three_points(
         {
             "game": "backgammon",
             "ruleset": "match",
-            "start": MATCH.start(length=3).position(),  # type: ignore[call-arg]
+            "start": MATCH.start(length=3).position(),
             "moves": moves,
             "chance": chance,
             "players": {"white": "W", "black": "B"},

@@ -126,7 +126,7 @@ def test_a_match_is_a_chain_of_records() -> None:
     """Each game's record starts at the match score; the next one follows until a side has
     the match; every record replays."""
     game = ludotheque.load("backgammon", "match")
-    start = game.start(length=3)  # type: ignore[call-arg]
+    start = game.start(length=3)
     rec: Record | None = Record.new(game, start=start.position(), seed="m-0",
                                     players={"white": "a", "black": "b"})  # fmt: skip
     rng = random.Random(4)
@@ -146,7 +146,7 @@ def test_a_match_is_a_chain_of_records() -> None:
 
 def test_a_record_resignation_in_a_match_scores_what_could_be_lost() -> None:
     game = ludotheque.load("backgammon", "match")
-    rec = Record.new(game, start=game.start(length=5).position(), seed="r")  # type: ignore[call-arg]
+    rec = Record.new(game, start=game.start(length=5).position(), seed="r")
     rec.roll()
     rec.resign(str(rec.state.to_move))
     assert rec.points() == 3  # everything: nothing borne off, checkers in the other's home

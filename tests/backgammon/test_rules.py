@@ -21,8 +21,8 @@ def plays(game: ludotheque.Game, position: str) -> set[str]:
 
 
 def test_rulesets() -> None:
-    assert SEED.ruleset == "seed" and SEED.cap == 5 and SEED.lower_starts  # type: ignore[attr-defined]
-    assert STANDARD.ruleset == "standard" and STANDARD.cap == 0  # type: ignore[attr-defined]
+    assert SEED.ruleset == "seed" and SEED.cap == 5 and SEED.lower_starts
+    assert STANDARD.ruleset == "standard" and STANDARD.cap == 0
     assert ludotheque.load("backgammon", "seed") is SEED
     with pytest.raises(ludotheque.UnknownGame, match="seed, standard"):
         ludotheque.load("backgammon", "nackgammon")
@@ -236,8 +236,8 @@ def test_cap_on_every_landing_seed_only() -> None:
     assert "7/6" in {str(st) for st in turn.next_steps}
     after = SEED.parse_position("W[13,7x5,6x4,5x5] B[13x2] w 61").partial_turn(["7/6"])
     assert "13/7" in {str(st) for st in after.next_steps}
-    standard = STANDARD.parse_position("W[13,7x5,6x4,5x5] B[13x2] w 61").partial_turn()
-    assert "13/7" in {str(st) for st in standard.next_steps}
+    standard_turn = STANDARD.parse_position("W[13,7x5,6x4,5x5] B[13x2] w 61").partial_turn()
+    assert "13/7" in {str(st) for st in standard_turn.next_steps}
 
 
 def test_cap_allows_the_fifth_checker_not_the_sixth() -> None:

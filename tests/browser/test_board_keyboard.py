@@ -16,7 +16,7 @@ BG_START = "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31"
 
 def focused(page: Page, attribute: str = "point") -> str | None:
     """The data-``attribute`` of the element that has the focus (None outside the boards)."""
-    return page.evaluate(f"() => document.activeElement?.dataset?.{attribute} ?? null")  # type: ignore[no-any-return]
+    return page.evaluate(f"() => document.activeElement?.dataset?.{attribute} ?? null")
 
 
 def tab_stops(page: Page) -> int:

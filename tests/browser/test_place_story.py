@@ -122,12 +122,12 @@ def test_two_players_meet_play_on_the_clock_and_are_rated(
     game_id = game_id or share.rsplit("/", 1)[1]
 
     # and the game is on both profiles, with its replay link
-    for page, name, result in ((alice, "alice", "result-loss"), (bob, "bob", "result-win")):
+    for page, name, result_class in ((alice, "alice", "result-loss"), (bob, "bob", "result-win")):
         page.click("#me")
         page.wait_for_url(f"**/@/{name}")
         row = page.locator(f'#profile-games tr[data-game-id="{game_id}"]')
         expect(row).to_have_count(1)
-        expect(row.locator(f"td.{result}")).to_have_count(1)
+        expect(row.locator(f"td.{result_class}")).to_have_count(1)
         expect(row.locator(f'a[href="/archive/{game_id}"]')).to_have_count(1)
         expect(page.locator(".rating-card svg.rating-chart")).to_have_count(1)
     expect(alice.locator(".rating-value")).to_have_text(re.compile(r"^1[0-4]\d\d\?$"))

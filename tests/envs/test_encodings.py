@@ -343,7 +343,9 @@ def test_illegal_actions_raise_illegal_move() -> None:
     for bad in (-1, 1305, 10**9, None, "a2-b2", 3.0, True, [1]):
         with pytest.raises(IllegalMove):
             enc.apply(node, bad)  # type: ignore[arg-type]
-    assert enc.apply(node, np.int64(50)).state.position().startswith("c3 a1,a3")
+    # a numpy integer, as OpenSpiel passes them (the signature says int)
+    after = enc.apply(node, np.int64(50))  # type: ignore[arg-type]
+    assert after.state.position().startswith("c3 a1,a3")
     bg = encoding("backgammon")
     with pytest.raises(IllegalMove):
         bg.apply(bg.initial(), 0)  # white 1, black 1: not an opening roll

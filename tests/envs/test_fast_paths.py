@@ -350,14 +350,18 @@ def test_defiance_history_keeps_the_positions_without_the_engines_caches() -> No
     """The positions kept for the repetition rule are the game's (equal, in order), without
     the engine's caches of the states played (their turns, the board after an action); the
     repetitions are still counted, and a draw declared at the third occurrence."""
-    from ludotheque.games.defiance.rules import _UNSET
+    from ludotheque.games.defiance.rules import _UNSET, DefianceState
+
+    def defiance(state: ludotheque.State) -> DefianceState:
+        assert isinstance(state, DefianceState)
+        return state
 
     enc: Any = encoding("defiance", "8x8")
     nodes = _walk(enc, 3, 120)
-    played = [n.state for n in nodes if n.pending is None and not n.is_terminal]
+    played = [defiance(n.state) for n in nodes if n.pending is None and not n.is_terminal]
     assert all(s._moves is not _UNSET for s in played[:-1])  # their turns were listed
-    kept = nodes[-1].seen_states
-    assert list(kept) == [n.state for n in nodes if n.pending is None]
+    kept = [defiance(state) for state in nodes[-1].seen_states]
+    assert kept == [n.state for n in nodes if n.pending is None]
     for state in kept:
         assert state._moves is _UNSET and state._mid is _UNSET and state._counts is _UNSET
     cycle = _defiance_cycle(enc)

@@ -194,8 +194,8 @@ def test_openspiel_mcts_plays_whole_games_against_random(
     # the rules ended it (a win here), not the frameworks' turn limit
     assert not node.truncated and node.state.outcome() is not None and returns[0] != 0
     if ruleset == "match":  # the whole match: the winner reached its length (7 points)
-        stakes: Any = node.state.stakes  # type: ignore[attr-defined]
-        assert stakes.length == 7 and node.state.next_game() is None  # type: ignore[attr-defined]
+        stakes: Any = node.state.stakes
+        assert stakes.length == 7 and node.state.next_game() is None
 
 
 @pytest.mark.parametrize(("game", "ruleset"), RULESETS)

@@ -73,7 +73,11 @@ def test_a_cut_listening_connection_is_caught_up(pg_url: str, two: tuple[Any, An
             mover = rebels if ply % 2 == 0 else general
             moved = b.post(f"/api/play/{mover}/move", json={"move": move, "ply": ply})
             assert moved.status_code == 200, moved.text
-            took = next_state(watcher, lambda g, p=ply: g["ply"] == p + 1, CAUGHT_UP_WITHIN)
+
+            def caught_up(g: dict[str, Any], p: int = ply) -> bool:
+                return g["ply"] == p + 1
+
+            took = next_state(watcher, caught_up, CAUGHT_UP_WITHIN)
             assert took < CAUGHT_UP_WITHIN
             deadline = time.monotonic() + 5
             while bus_a.reconnects == before:  # it did notice the cut, and listens again

@@ -171,6 +171,7 @@ def test_messages_round_trip() -> None:
     with pytest.raises(ChatError):
         Message.new(T0, PLAYERS, "rebels", "Ann", "   ")
     good = message.to_dict()
+    bad: object  # malformed data of every shape
     for bad in ({}, {**good, "channel": "all"}, {**good, "at": "noon"}, {**good, "text": 3}, []):
         with pytest.raises(ValueError, match="not a chat message"):
             Message.from_dict(bad)

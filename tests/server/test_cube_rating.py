@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -45,8 +46,9 @@ def test_a_rated_match_is_rated_by_its_result(client: TestClient) -> None:
         assert state["game_extra"]["points"] == 3
         if state["game_extra"]["next"] == "next":
             # not rated: the match goes on (the rating job has nothing to do)
-            outcome = on_loop(client, lambda gid=state["id"]: rating_jobs.rate_job(
-                service, gid, lambda db: None))  # fmt: skip
+            outcome = on_loop(
+                client, partial(rating_jobs.rate_job, service, state["id"], lambda db: None)
+            )
             assert outcome == "obsolete"
             assert not view(client, a)["table"]["ratings"]
             a = alice.post(f"/api/play/{a}/rematch").json()["url"].rsplit("/", 1)[1]

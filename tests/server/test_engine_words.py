@@ -74,9 +74,12 @@ def english_run(text: str) -> str | None:
 
 
 def assert_french(exc: Exception) -> str:
-    said = refused(exc)("fr")
+    refusal = refused(exc)
+    said = refusal("fr")
     message = str(exc)
-    assert not said.startswith("refusé par les règles"), f"no French for {exc.code!r}: {message}"
+    assert not said.startswith("refusé par les règles"), (
+        f"no French for {refusal.code!r}: {message}"
+    )
     assert said != message and english_run(said) is None, f"{message!r} -> {said!r}"
     assert "{" not in said.replace("{{", ""), said
     return said

@@ -191,7 +191,8 @@ def test_idle_games_leave_memory_and_come_back_from_the_log(
     app_with: Callable[..., TestClient],
 ) -> None:
     client = app_with(idle_seconds=60.0)
-    with timesource.using(FakeTime()) as clock:
+    clock = FakeTime()
+    with timesource.using(clock):
         token = token_of(new_game(client)["seats"]["both"])
         client.post(f"/api/play/{token}/move", json={"move": "a2-b2", "ply": 0})
         service = client.app.state.service  # type: ignore[attr-defined]
@@ -206,7 +207,8 @@ def test_games_left_for_long_are_archived_as_abandoned(
     app_with: Callable[..., TestClient],
 ) -> None:
     client = app_with(abandon_days=30)
-    with timesource.using(FakeTime()) as clock:
+    clock = FakeTime()
+    with timesource.using(clock):
         created = new_game(client, mode="friend")
         rebels = token_of(created["seats"]["rebels"])
         client.post(f"/api/play/{rebels}/move", json={"move": "a2-b2", "ply": 0})

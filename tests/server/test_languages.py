@@ -75,11 +75,11 @@ def test_french_names_the_imperium_one_way() -> None:
 
 
 def test_french_labels_take_a_narrow_space_before_the_colon() -> None:
-    from tests.server.words import TEXTS
+    from tests.server.words import TEXTS, word
 
     assert TEXTS["fr"]["punct.colon"] == "\u202f: " and TEXTS["en"]["punct.colon"] == ": "
-    assert TEXTS["fr"]["play.captured"].format(n=3) == "Rebelles pris\u202f: 3"
-    assert TEXTS["fr"]["play.flight"].startswith("Envol\u202f: ")
+    assert word("fr", "play.captured").format(n=3) == "Rebelles pris\u202f: 3"
+    assert word("fr", "play.flight").startswith("Envol\u202f: ")
 
 
 def test_both_languages_have_every_word_with_the_same_blanks() -> None:

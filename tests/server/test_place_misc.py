@@ -20,7 +20,7 @@ from ludotheque.server.store.db import make_engine, migrate
 from ludotheque.server.store.pglog import Append, PgLog
 from ludotheque.server.store.secret import server_secret
 from tests.server.people import place_client, sign_up
-from tests.server.words import TEXTS
+from tests.server.words import TEXTS, word
 
 
 def test_every_word_in_both_languages() -> None:
@@ -30,7 +30,7 @@ def test_every_word_in_both_languages() -> None:
         for key, english in PLACE.items():  # the English is the code's (a counted word: a list)
             assert TEXTS["en"][key] == (list(english) if isinstance(english, tuple) else english)
         for code, words in REASONS.items():  # the clock's reasons, as clocks.py says them
-            assert TEXTS[lang][f"reason.{code}"].replace("’", "'") == words(lang).replace("’", "'")
+            assert word(lang, f"reason.{code}").replace("’", "'") == words(lang).replace("’", "'")
 
 
 def test_the_secret_is_made_once_beside_sqlite(tmp_path: Path) -> None:

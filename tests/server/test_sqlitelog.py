@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import Engine, select, text
 from sqlalchemy.orm import Session
 
 from ludotheque.server.store.db import EventRow, GameRow, JobRow, make_engine, migrate
@@ -36,7 +37,7 @@ def _change(seq: int, **overrides: object) -> Append:
 
 
 @pytest.fixture
-def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
+def engine(tmp_path: Path) -> Iterator[Engine]:
     engine = make_engine(f"sqlite:///{tmp_path / 'log.db'}")
     migrate(engine)
     with Session(engine) as db:
@@ -51,7 +52,7 @@ def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
     engine.dispose()
 
 
-def test_the_rows_read_back_through_the_orm_as_its_own(engine) -> None:  # type: ignore[no-untyped-def]
+def test_the_rows_read_back_through_the_orm_as_its_own(engine: Engine) -> None:
     log = SqliteLog(engine)
     log.append(_change(0))
     log.append(_change(2, events=[("move", {"text": "b2-b3"})], job_not_before=None))
@@ -77,7 +78,7 @@ def test_the_rows_read_back_through_the_orm_as_its_own(engine) -> None:  # type:
     assert raw[0][1:] == raw[-1][1:]
 
 
-def test_a_taken_place_is_refused_and_nothing_of_it_is_written(engine) -> None:  # type: ignore[no-untyped-def]
+def test_a_taken_place_is_refused_and_nothing_of_it_is_written(engine: Engine) -> None:
     log = SqliteLog(engine)
     log.append(_change(0, job_not_before=None))
     with pytest.raises(Refused):  # seq 1 is taken by the chance event: a lost race
@@ -91,7 +92,9 @@ def test_a_taken_place_is_refused_and_nothing_of_it_is_written(engine) -> None: 
     assert game is not None and game.finished_at is None and game.winner is None
 
 
-def test_a_finished_game_keeps_its_first_finish_and_obsolete_clocks_are_closed(engine) -> None:  # type: ignore[no-untyped-def]
+def test_a_finished_game_keeps_its_first_finish_and_obsolete_clocks_are_closed(
+    engine: Engine,
+) -> None:
     log = SqliteLog(engine)
     log.append(_change(0, job_not_before=None, clock_not_before=60.0))
     log.append(

@@ -42,7 +42,7 @@ def _positions(k: int, flight: int, won: bool, count: int, seed: int) -> list[Po
     return found
 
 
-def _won_states(count: int) -> list[ludotheque.State]:
+def _won_states(count: int) -> list[GeneralState]:
     """Won positions for either side, with either side to move."""
     states = []
     for k, flight in ((6, 0), (6, 1), (8, 0), (8, 1)):

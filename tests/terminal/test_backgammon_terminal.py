@@ -9,9 +9,10 @@ from pathlib import Path
 import pexpect
 
 from ludotheque.record import Record
+from tests.terminal.reading import group
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str) -> pexpect.spawn[str]:
     return pexpect.spawn(
         sys.executable,
         ["-m", "ludotheque", "play", "backgammon", *args],
@@ -26,7 +27,7 @@ def test_human_against_random_with_seeded_dice(tmp_path: Path) -> None:
     child = spawn("--ruleset", "standard", "--seed", "3", "--white", "human", "--black", "random")
     child.expect(r"Opening roll: White (\d), Black (\d): (White|Black) starts with (\d\d)")
     child.expect(r"White to play (\d\d) · pips: White (\d+), Black (\d+)")
-    dice = child.match.group(1)
+    dice = group(child, 1)
     child.expect("white> ")
     child.sendline("?")
     child.expect(r"(\d+) legal moves:")
@@ -39,7 +40,7 @@ def test_human_against_random_with_seeded_dice(tmp_path: Path) -> None:
     child.expect("white> ")
     child.sendline("?")
     child.expect(r"legal moves:\r?\n(.*)\r?\n")
-    first = re.split(r"  ", child.match.group(1).strip())[0]
+    first = re.split(r"  ", group(child, 1).strip())[0]
     child.sendline(first)
     child.expect("Black rolls")
     child.expect("Black plays")

@@ -10,7 +10,7 @@ import pexpect
 from ludotheque.record import Record
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str) -> pexpect.spawn[str]:
     return pexpect.spawn(
         sys.executable,
         ["-m", "ludotheque", "play", "defiance", *args],

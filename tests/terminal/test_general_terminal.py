@@ -14,7 +14,7 @@ from ludotheque.record import Record
 TIMEOUT = 20
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str) -> pexpect.spawn[str]:
     child = pexpect.spawn(
         sys.executable,
         ["-m", "ludotheque", "play", *args],

@@ -9,12 +9,14 @@ import sys
 import pexpect
 import pytest
 
+from tests.terminal.reading import before, group
+
 ENV = {"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"}
 ANSI = "\x1b["
 PLAY_GENERAL = ["play", "general", "--rebels", "human", "--general", "random", "--seed", "1"]
 
 
-def spawn(*args: str, width: int = 120, env: dict[str, str] | None = None) -> pexpect.spawn:
+def spawn(*args: str, width: int = 120, env: dict[str, str] | None = None) -> pexpect.spawn[str]:
     return pexpect.spawn(
         sys.executable,
         ["-m", "ludotheque", "play", *args],
@@ -28,15 +30,15 @@ def spawn(*args: str, width: int = 120, env: dict[str, str] | None = None) -> pe
 def test_backgammon_draws_one_board_a_round() -> None:
     child = spawn("backgammon", "--seed", "3", "--white", "human", "--black", "random")
     child.expect("white> ")
-    assert child.before.count("BAR") == 1  # the opening roll is a line, not a board
+    assert before(child).count("BAR") == 1  # the opening roll is a line, not a board
     for _ in range(3):  # three rounds, playing the first legal play each time
         child.sendline("?")
         child.expect(r"legal moves:\r?\n(.*)\r?\n")
-        first = re.split(r"\s{2,}", child.match.group(1).strip())[0]
+        first = re.split(r"\s{2,}", group(child, 1).strip())[0]
         child.expect("white> ")
         child.sendline(first)
         child.expect("white> ")
-        between = child.before
+        between = before(child)
         assert between.count("BAR") == 1, between
         assert re.search(r"Black rolls \d\d", between)
         assert re.search(r"(Black plays \S|Black rolls \d\d and cannot move)", between)
@@ -77,7 +79,7 @@ def test_the_legal_moves_come_in_columns_that_fit_the_terminal() -> None:
     child.sendline("?")
     child.expect("24 legal moves:")
     child.expect("rebels> ")
-    lines = [line for line in child.before.splitlines() if line.strip()]
+    lines = [line for line in before(child).splitlines() if line.strip()]
     assert 2 <= len(lines) <= 8
     assert all(len(line) <= 60 for line in lines)
     moves = [m for line in lines for m in line.split()]
@@ -108,7 +110,7 @@ def test_colour_on_a_terminal_unless_no_color(no_color: str | None) -> None:
     env = {} if no_color is None else {"NO_COLOR": no_color}
     child = spawn("backgammon", "--white", "human", "--black", "human", "--seed", "3", env=env)
     child.expect("white> ")
-    shown = child.before
+    shown = before(child)
     child.sendline("quit")
     child.expect(pexpect.EOF)
     if no_color is None:
