@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .accounts.routes import router as account_router
 from .accounts.throttle import SignInThrottle
@@ -32,7 +33,7 @@ from .clock.table import CLOCKS
 from .compute.lifeline import end_with_parent
 from .compute.pool import ComputerPool
 from .compute.worker import CHORES, Worker
-from .errors import DATABASE_DOWN, GameError
+from .errors import DATABASE_DOWN, NO_SUCH_PAGE, NOT_ALLOWED, GameError
 from .lobby.lobby import Lobby
 from .lobby.routes import router as lobby_router
 from .ops.routes import configure_logging, schema_heads
@@ -52,7 +53,7 @@ from .store.dberrors import Outage
 from .store.secret import server_secret
 from .web.docs import router as docs_router
 from .web.guard import Guard, RateLimits
-from .web.pages import error_page
+from .web.pages import error_page, looking
 from .web.pages import router as pages_router
 from .web.shared_limits import SharedCounts
 
@@ -175,6 +176,8 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
                     f"{type(exc).__name__}: {exc}".splitlines()[0][:200])  # fmt: skip
         error = GameError(DATABASE_DOWN, "unavailable", 503)
         if not request.url.path.startswith("/api/"):
+            with contextlib.suppress(Exception):  # (who is looking needs the database too)
+                await looking(request)
             return error_page(request, error)
         return JSONResponse(
             {"detail": error.in_language(seat_language(request)), "code": error.code},
@@ -184,6 +187,24 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.add_exception_handler(SQLAlchemyError, database_failed)
     if find_spec("psycopg") is not None:  # PostgreSQL's driver (the postgresql extra)
         app.add_exception_handler(import_module("psycopg").Error, database_failed)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def no_route(request: Request, exc: StarletteHTTPException) -> Response:
+        """An address nothing answers (404) or a method it does not take (405): a page in the
+        reader's language, with their name in its header; JSON under ``/api/``."""
+        if exc.status_code not in (404, 405):
+            return JSONResponse({"detail": exc.detail, "code": "http"},
+                                status_code=exc.status_code, headers=exc.headers)  # fmt: skip
+        found = exc.status_code == 404
+        error = GameError(NO_SUCH_PAGE if found else NOT_ALLOWED,
+                          "not-found" if found else "method", exc.status_code)  # fmt: skip
+        if request.url.path.startswith("/api/") or request.method != "GET":
+            return JSONResponse(
+                {"detail": error.in_language(seat_language(request)), "code": error.code},
+                status_code=exc.status_code, headers=exc.headers,
+            )  # fmt: skip
+        await looking(request)
+        return error_page(request, error)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -104,3 +104,5 @@ UNCERTAIN = say(
     "show it once the connection is back"
 )
 DATABASE_DOWN = say("the database is unavailable for a moment; try again shortly")
+NO_SUCH_PAGE = say("there is no page at this address")
+NOT_ALLOWED = say("this address does not take that kind of request")

@@ -135,12 +135,12 @@ def test_a_signed_in_player_against_the_computer_is_named_and_may_be_rated(
         )  # fmt: skip
         assert response.status_code == 303
         token = token_of(response.headers["location"])
-    view = client.get(f"/api/play/{token}").json()
+    view = alice.get(f"/api/play/{token}").json()
     people = view["table"]["people"]
     assert people["general"]["name"] == "alice" and people["rebels"]["level"] == "hard"
     assert people["rebels"]["rating"] > 1500  # hard starts from the arena's measure
     assert view["table"]["rated"] and view["undo"]["allowed"] is False
-    refused = client.post(f"/api/play/{token}/undo", json={})
+    refused = alice.post(f"/api/play/{token}/undo", csrf=False)
     assert refused.status_code == 409 and refused.json()["code"] == "rated"
     record = client.get(f"/api/play/{token}/record").json()
     assert record["players"]["general"] == "alice"

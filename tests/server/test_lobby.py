@@ -45,7 +45,7 @@ def test_an_open_challenge_is_accepted_and_both_find_their_seat(client: TestClie
     views = {}
     for person in (alice, bob):
         token = person.seat(game_id)
-        views[person.name] = client.get(f"/api/play/{token}").json()
+        views[person.name] = person.get(f"/api/play/{token}").json()
     assert views["alice"]["seat"] == "general" and views["bob"]["seat"] == "rebels"
     table = views["alice"]["table"]
     assert table["rated"] and table["control"]["key"] == "5+3"

@@ -36,10 +36,11 @@ def rated_game(client: TestClient, white: Person, black: Person, game: str = "ge
     return game_id, white.seat(game_id), black.seat(game_id)
 
 
-def rated_view(client: TestClient, token: str) -> dict[str, Any]:
+def rated_view(player: Person, token: str) -> dict[str, Any]:
+    """The player's view of their game once it is rated (their seat acts only for them)."""
     deadline = time.monotonic() + 20
     while True:
-        view = client.get(f"/api/play/{token}").json()
+        view = player.get(f"/api/play/{token}").json()
         if view["table"]["ratings"]:
             return dict(view)
         assert time.monotonic() < deadline, "never rated"
@@ -49,9 +50,9 @@ def rated_view(client: TestClient, token: str) -> dict[str, Any]:
 def test_a_rated_game_is_rated_once(client: TestClient) -> None:
     alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
     game_id, a, b = rated_game(client, alice, bob)
-    client.post(f"/api/play/{a}/move", json={"move": "a2-b2", "ply": 0})
-    client.post(f"/api/play/{b}/resign", json={})
-    view = rated_view(client, a)
+    alice.post(f"/api/play/{a}/move", {"move": "a2-b2", "ply": 0}, csrf=False)
+    bob.post(f"/api/play/{b}/resign", csrf=False)
+    view = rated_view(alice, a)
     changes = view["table"]["ratings"]
     assert changes["rebels"]["change"] > 0 > changes["general"]["change"]
     assert changes["rebels"]["after"] == pytest.approx(1500 + changes["rebels"]["change"])
@@ -84,10 +85,10 @@ def test_a_rated_game_is_rated_once(client: TestClient) -> None:
 def test_the_next_game_starts_from_the_new_ratings(client: TestClient) -> None:
     alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
     _, a, _b = rated_game(client, alice, bob)
-    client.post(f"/api/play/{a}/resign", json={})
-    after = rated_view(client, a)["table"]["ratings"]
-    rematch = client.post(f"/api/play/{a}/rematch", json={}).json()
-    view = client.get(rematch["url"].replace("/play/", "/api/play/")).json()
+    alice.post(f"/api/play/{a}/resign", csrf=False)
+    after = rated_view(alice, a)["table"]["ratings"]
+    rematch = alice.post(f"/api/play/{a}/rematch", csrf=False).json()
+    view = alice.get(rematch["url"].replace("/play/", "/api/play/")).json()
     people = view["table"]["people"]
     assert view["table"]["rated"] and view["seat"] == "general"  # sides swapped
     assert people["general"]["rating"] == round(after["rebels"]["after"])
@@ -99,8 +100,8 @@ def test_aborted_games_are_not_rated(client: TestClient) -> None:
     alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
     game_id, a, _ = rated_game(client, alice, bob)
     fake.advance(31)
-    client.post(f"/api/play/{a}/flag", json={})
-    view = client.get(f"/api/play/{a}").json()
+    alice.post(f"/api/play/{a}/flag", csrf=False)
+    view = alice.get(f"/api/play/{a}").json()
     assert view["outcome"] == {"winner": None, "reason": "aborted"}
     service = client.app.state.service  # type: ignore[attr-defined]
     with service.sessions() as db:
@@ -131,7 +132,7 @@ def test_a_draw_moves_ratings_toward_each_other(client: TestClient) -> None:
             await service.apply(session, lambda: [ending], stamp=stamp)
 
     on_loop(client, draw)
-    changes = rated_view(client, a)["table"]["ratings"]
+    changes = rated_view(alice, a)["table"]["ratings"]
     assert changes["rebels"]["change"] < 0 < changes["general"]["change"]
     profile = client.get("/api/players/alice").json()["ratings"][0]
     assert (profile["wins"], profile["draws"], profile["losses"]) == (30, 1, 10)
@@ -150,8 +151,8 @@ def test_the_computer_levels_are_rated(client: TestClient) -> None:
     token = token_of(response.json()["seats"]["both"])
     before = response.json()["game"]["table"]["people"]["general"]["rating"]
     assert before == round(ranking.COMPUTER_START[("general", "default", "easy")])
-    client.post(f"/api/play/{token}/resign", json={})
-    changes = rated_view(client, token)["table"]["ratings"]
+    alice.post(f"/api/play/{token}/resign", csrf=False)
+    changes = rated_view(alice, token)["table"]["ratings"]
     assert changes["general"]["change"] > 0
     easy = client.get("/api/players/computer-easy").json()
     assert easy["level"] == "easy" and easy["ratings"][0]["wins"] == 1

@@ -78,6 +78,16 @@ async def who(conn: HTTPConnection) -> Who:
 
 
 WhoDep = Annotated[Who, Depends(who)]
+
+
+async def account_id(conn: HTTPConnection) -> int | None:
+    """The signed-in account behind ``conn`` (``None``: not signed in): a seat of a game
+    that belongs to an account acts only for it (``GameSession.acting``)."""
+    user = await get_users(conn).current(conn.cookies.get(SESSION_COOKIE))
+    return None if user is None else user.id
+
+
+AccountDep = Annotated[int | None, Depends(account_id)]
 UsersDep = Annotated[Users, Depends(get_users)]
 
 

@@ -30,7 +30,7 @@ from pydantic import Field, StrictStr
 from ... import available_games, load
 from ...analysis.strength import DEFAULT, NAMES
 from ...core import CHANCE, Game, IllegalMove, InvalidPosition, State, UnknownGame
-from ..accounts.identity import signed_in_request, who
+from ..accounts.identity import AccountDep, signed_in_request, who
 from ..errors import GameError, say
 from ..i18n.languages import analysis_module, translate
 from ..play.actions import Body
@@ -212,9 +212,11 @@ def hints_allowed(session: GameSession) -> bool:
     "/api/play/{token}/hints", response_model=None, tags=["analysis"],
     responses=documented(Hints, "the best moves of the game's position"),
 )  # fmt: skip
-async def api_hints(token: str, request: Request, service: ServiceDep) -> dict[str, Any]:
+async def api_hints(
+    token: str, request: Request, service: ServiceDep, account: AccountDep
+) -> dict[str, Any]:
     """The best moves now (at one screen and against the computer, not in rated games)."""
-    session, seat = await service.seat(token)
+    session, seat = await service.seat_for(token, account)
     if seat == WATCH or not hints_allowed(session):
         raise GameError(NO_HINTS, "no-hints", 403)
     engines(request).limits.check("hint", address(request))

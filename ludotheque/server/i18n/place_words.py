@@ -36,6 +36,20 @@ PLACE = words(
     word("home.lobby_invite", "Looking for an opponent?"),
     word("home.lobby_link", "Go to the lobby: open challenges, quick pairing, games to watch."),
     word("home.rated", "Rated"),
+    word("home.running", "Your games in progress"),
+    word("home.running.game", "{game} against {opponent}"),
+    word("home.running.nobody", "an opponent still to come"),
+    word("home.running.your_turn", "Your turn"),
+    word(
+        "play.not_yours",
+        "This seat belongs to {name}’s account: only {name}, signed in, can play it. "
+        "You are watching the game.",
+    ),
+    word(
+        "play.not_yours.anonymous",
+        "This seat belongs to a player’s account: only they, signed in, can play it. "
+        "You are watching the game.",
+    ),
     word(
         "home.rated_help", "A rated game against the computer counts for your rating and its own."
     ),

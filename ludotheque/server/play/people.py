@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..store.db import PlayerRow, UserRow
+from ..store.db import GameRow, PlayerRow, UserRow
 
 
 @dataclass(frozen=True)
@@ -57,3 +58,44 @@ def people_of(db: Session, game_id: str) -> dict[str, Person]:
         )
         for p, u in rows
     }
+
+
+@dataclass(frozen=True)
+class Running:
+    """A game someone is playing now, as their lists show it (home page, profile)."""
+
+    id: str
+    game: str
+    side: str
+    opponent: Person | None  # None: nobody known yet (a friend's seat not taken)
+    my_turn: bool
+    control: str | None
+    rated: bool
+    updated_at: datetime | None
+
+
+def running_of(
+    db: Session, user_id: int | None = None, visitor: str | None = None, limit: int = 50
+) -> list[Running]:
+    """The unfinished games an account (or an anonymous visitor of the lobby) plays, the
+    most recently changed first: each is reached again through ``/resume/<id>``."""
+    if user_id is None and visitor is None:
+        return []
+    mine = PlayerRow.user_id == user_id if user_id is not None else PlayerRow.visitor == visitor
+    rows = db.execute(
+        select(GameRow, PlayerRow.side)
+        .join(PlayerRow, PlayerRow.game_id == GameRow.id)
+        .where(mine, GameRow.finished_at.is_(None))
+        .order_by(GameRow.updated_at.desc().nulls_last(), GameRow.created_at.desc(), GameRow.id)
+        .limit(limit)
+    ).all()
+    out = []
+    for game, side in rows:
+        people = people_of(db, game.id)
+        others = [p for s, p in people.items() if s != side]
+        opponent = others[0] if others else None
+        turn = game.to_move == side
+        row = Running(game.id, game.game, side, opponent, turn, game.control, bool(game.rated),
+                      game.updated_at)  # fmt: skip
+        out.append(row)
+    return out

@@ -14,7 +14,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from .. import metrics
-from ..accounts.identity import require_csrf, signed_in_request, who
+from ..accounts.identity import AccountDep, require_csrf, signed_in_request, who
 from ..accounts.profiles import archive_named
 from ..accounts.rules import SIGN_IN_REQUIRED, AccountError
 from ..errors import GameError, say
@@ -120,9 +120,10 @@ async def api_create(
     "/api/play/{token}", response_model=None, tags=["games"],
     responses=documented(GameView, "the game as this seat sees it"),
 )  # fmt: skip
-async def api_state(token: str, service: ServiceDep) -> dict[str, Any]:
-    """A seat's view of its game (the seat's link is the token: keep it private)."""
-    session, seat = await service.seat(token)
+async def api_state(token: str, service: ServiceDep, account: AccountDep) -> dict[str, Any]:
+    """A seat's view of its game (the seat's link is the token: keep it private). A seat
+    that belongs to an account acts only for it: anyone else gets the watchers' view."""
+    session, seat = await service.seat_for(token, account)
     async with session.lock:
         await service.refresh(session)  # a move just made on another process is in it
         return snapshot(session, seat)
@@ -135,12 +136,12 @@ REPLIES = {"state": GameView, "partial": Partial, "rematch": RematchLink}
 def _rest(action: Action) -> None:
     async def endpoint(
         token: str, request: Request, service: ServiceDep, limits: LimitsDep,
-        body: Any = None,
+        account: AccountDep, body: Any = None,
     ) -> dict[str, Any]:  # fmt: skip
         if action.changes:
             limits.check("change", address(request))
         began = time.perf_counter()
-        session, seat = await service.seat(token)
+        session, seat = await service.seat_for(token, account)
         message: dict[str, Any] | Body = {} if body is None else body
         answer = await perform(action, Seat(service, session, seat, token), message)
         if action.changes:

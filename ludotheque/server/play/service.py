@@ -106,7 +106,14 @@ class GameService:
         return await self.memory.get(game_id)
 
     async def seat(self, token: str) -> tuple[GameSession, str]:
+        """The game and seat ``token`` opens, whoever holds it (see ``seat_for``)."""
         return await self.memory.seat(token)
+
+    async def seat_for(self, token: str, user_id: int | None) -> tuple[GameSession, str]:
+        """The game and the seat ``token`` opens for the account ``user_id`` (``None``: not
+        signed in): a seat that belongs to another account opens as a watcher's."""
+        session, seat = await self.memory.seat(token)
+        return session, session.acting(seat, user_id)
 
     async def refresh(self, session: GameSession) -> bool:
         return await self.memory.refresh(session)

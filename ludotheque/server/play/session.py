@@ -109,6 +109,26 @@ class GameSession:
         sides = set(self.record.game_object.sides)
         return sides - {self.computer_side} if self.computer_side else sides
 
+    def owner(self, seat: str) -> int | None:
+        """The account a seat belongs to: the account that plays its side (the human's side
+        for ``both`` against the computer), ``None`` for a seat anyone with its link may use
+        (anonymous players, one screen, watchers)."""
+        if seat == BOTH:
+            if self.mode != "computer" or self.computer_side is None:
+                return None
+            seat = str(self.record.game_object.opponent(self.computer_side))
+        who = self.people.get(seat)
+        if who is None or who.level is not None:
+            return None
+        return who.user_id
+
+    def acting(self, seat: str, user_id: int | None) -> str:
+        """The seat a link opens for the account ``user_id`` (``None``: not signed in): its
+        own seat when it belongs to nobody or to that account, a watcher's view otherwise
+        (a seat link that leaked plays for nobody else)."""
+        owner = self.owner(seat)
+        return seat if owner is None or owner == user_id else WATCH
+
 
 @dataclass(frozen=True)
 class Created:

@@ -143,12 +143,14 @@ async def _serve_socket(
     limits: RateLimits, hub: Hub,
 ) -> None:  # fmt: skip
     """A game's socket, once accepted: its first view, then its messages until it leaves."""
+    person = await who(socket)
     try:
-        session, seat = await service.seat(token)
+        session, seat = await service.seat_for(
+            token, None if person.user is None else person.user.id
+        )
     except GameError as exc:
         await refuse(socket, exc, 4404 if exc.status == 404 else 4400)
         return
-    person = await who(socket)
     hub.join(session, socket, seat)
     try:
         if person.user is not None and seat in session.record.game_object.sides:
@@ -170,8 +172,10 @@ async def _serve_socket(
             if not budget.allow("any"):
                 await over_budget(socket, budget)
                 continue
+            # asked again each time: a seat someone signed in took since belongs to them
+            acting = session.acting(seat, None if person.user is None else person.user.id)
             await handle(
-                socket, Seat(service, session, seat, token), raw, settings, limits, person,
+                socket, Seat(service, session, acting, token), raw, settings, limits, person,
                 budget,
             )  # fmt: skip
             await asyncio.sleep(0)  # a busy socket leaves the others their turn

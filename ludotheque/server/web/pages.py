@@ -6,6 +6,7 @@ header shows their name or the way to sign in, and forms carry their CSRF token.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,7 +21,7 @@ from ... import available_games, load
 from ...ai.levels import LEVELS
 from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
 from ..accounts.profiles import archive_named
-from ..clock.controls import PRESETS
+from ..clock.controls import PRESETS, TimeControl
 from ..errors import GameError
 from ..i18n import catalog
 from ..i18n.languages import (
@@ -34,7 +35,9 @@ from ..i18n.languages import (
 from ..play import boards
 from ..play.actions import validated
 from ..play.deps import LimitsDep, ServiceDep
+from ..play.people import Running, running_of
 from ..play.routes import NewGame, create_game
+from ..play.service import GameService
 from ..play.session import BOTH, WATCH
 from . import diagrams
 
@@ -108,12 +111,15 @@ def page(request: Request, name: str, status: int = 200, **context: Any) -> HTML
         return translate(lang, key, **values)
 
     csrf = token_for(request, person) if person is not None else ""
+    viewer = person.user if person else None
     response = templates.TemplateResponse(
         request,
         name,
         {"t": t, "lang": lang, "texts": texts(lang), "path": request.url.path,
-         "user": person.user if person else None, "csrf": csrf, "csrf_field": CSRF_FIELD,
-         **gettext_callables(lang), **context},
+         "user": viewer, "csrf": csrf, "csrf_field": CSRF_FIELD,
+         **gettext_callables(lang), **context,
+         # the header's account: never a page's own subject (a profile's ``user``)
+         "viewer": viewer},
         status_code=status,
     )  # fmt: skip
     if person is not None:
@@ -145,7 +151,7 @@ def presets() -> dict[str, list[dict[str, str]]]:
 
 
 @router.get("/", response_class=HTMLResponse)
-async def home(request: Request) -> HTMLResponse:
+async def home(request: Request, service: ServiceDep) -> HTMLResponse:
     games = [
         {
             "name": name,
@@ -155,7 +161,36 @@ async def home(request: Request) -> HTMLResponse:
         for name, rulesets in available_games().items()
         if name in boards.available()
     ]
-    return page(request, "home.html", games=games, levels=LEVELS, presets=presets())
+    return page(
+        request, "home.html", games=games, levels=LEVELS, presets=presets(),
+        running=await running_now(request, service),
+    )  # fmt: skip
+
+
+async def running_now(request: Request, service: GameService) -> list[dict[str, Any]]:
+    """The games the person looking plays now (an account's, or an anonymous lobby
+    visitor's), for the home page: each opens their seat again through ``/resume``."""
+    person: Who = request.state.who
+    user_id = None if person.user is None else person.user.id
+    visitor = None if user_id is not None or person.fresh_binding else person.visitor
+    if user_id is None and visitor is None:
+        return []
+    lang = language(request)
+
+    def read() -> list[Running]:
+        with service.sessions() as db:
+            return running_of(db, user_id, visitor, limit=20)
+
+    out = []
+    for game in await service.run_db(read):
+        control = None
+        if game.control:
+            with contextlib.suppress(ValueError):
+                control = TimeControl.parse(game.control).label()(lang)
+        out.append({"id": game.id, "game": game.game, "side": game.side,
+                    "opponent": None if game.opponent is None else game.opponent.view(),
+                    "my_turn": game.my_turn, "control": control, "rated": game.rated})  # fmt: skip
+    return out
 
 
 @router.get("/lang/{code}")
@@ -167,23 +202,39 @@ async def switch_language(code: str, next: str = "/") -> Response:
     return response
 
 
+def _account(request: Request) -> int | None:
+    person: Who = request.state.who
+    return None if person.user is None else person.user.id
+
+
 @router.get("/play/{token}", response_class=HTMLResponse)
 async def play_page(request: Request, token: str, service: ServiceDep) -> Response:
+    """A seat's page. A seat that belongs to another account (its link leaked, or its
+    player is signed out) shows the game as watchers see it, and says why."""
     try:
-        session, seat = await service.seat(token)
+        session, given = await service.seat(token)
     except GameError as exc:
         return error_page(request, exc)
-    if seat == WATCH:
+    seat = session.acting(given, _account(request))
+    if given == WATCH:
         return RedirectResponse(f"/watch/{token}", status_code=303)
+    if seat == WATCH:
+        owner = session.people.get(given) if given != BOTH else None
+        return page(request, "game.html", game=session.game, token=token, seat=WATCH,
+                    mode="watch", not_yours=True,
+                    owner=owner.name if owner is not None else None)  # fmt: skip
     return page(request, "game.html", game=session.game, token=token, seat=seat, mode="play")
 
 
 @router.get("/watch/{token}", response_class=HTMLResponse)
-async def watch_page(request: Request, token: str, service: ServiceDep) -> HTMLResponse:
+async def watch_page(request: Request, token: str, service: ServiceDep) -> Response:
     try:
-        session, _ = await service.seat(token)
+        session, given = await service.seat(token)
     except GameError as exc:
         return error_page(request, exc)
+    if given != WATCH and session.acting(given, _account(request)) == given:
+        # a player's own seat: it plays, it does not watch (its socket would act)
+        return RedirectResponse(f"/play/{token}", status_code=303)
     return page(request, "game.html", game=session.game, token=token, seat=WATCH, mode="watch")
 
 
