@@ -6,7 +6,8 @@
      "start": null | position string, "moves": [notation, …], "chance": [outcome, …],
      "players": {side: name}, "started": ISO date, "ended": ISO date | null,
      "result": null | {"winner": side | null, "reason": code, "points": n (games for points)},
-     "dice": null | {"seed": hex | null (kept secret), "seed_sha256": hex},
+     "dice": null | {"seed": hex | null (kept secret), "seed_sha256": hex,
+                     "draws": [n, …], "drawn": n (only after an undo took a roll back)},
      "options": {"repetition": n | null, "turn_limit": n | null}}
 
 Reading checks the shape of every field (``InvalidRecord`` names the one that is wrong, in a
@@ -16,6 +17,7 @@ re-validated by the record (``Record.from_dict``).
 
 from __future__ import annotations
 
+import itertools
 import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -67,11 +69,23 @@ def to_dict(record: Record, *, reveal_seed: bool = True) -> dict[str, Any]:
         "started": record.started,
         "ended": record.ended,
         "result": result,
-        "dice": None
-        if record.seed_sha256 is None
-        else {"seed": record.seed if reveal_seed else None, "seed_sha256": record.seed_sha256},
+        "dice": _dice(record, reveal_seed),
         "options": {"repetition": record.repetition, "turn_limit": record.turn_limit},
     }
+
+
+def _dice(record: Record, reveal_seed: bool) -> dict[str, Any] | None:
+    """The record's dice: the seed (or only its commitment), and, once an undo took a roll
+    back, each chance outcome's draw number and the number of draws made."""
+    if record.seed_sha256 is None:
+        return None
+    dice: dict[str, Any] = {
+        "seed": record.seed if reveal_seed else None, "seed_sha256": record.seed_sha256
+    }  # fmt: skip
+    if record.draws != list(range(len(record.chance))) or record.drawn != len(record.chance):
+        dice["draws"] = list(record.draws)
+        dice["drawn"] = record.drawn
+    return dice
 
 
 def to_json(record: Record, *, reveal_seed: bool = True, indent: int | None = 2) -> str:
@@ -96,6 +110,8 @@ class Contents(NamedTuple):
     seed_sha256: str | None
     repetition: int | None
     turn_limit: int | None
+    draws: list[int] | None = None  # each chance outcome's draw number (None: 0, 1, 2…)
+    drawn: int = 0  # draws made, those taken back included
 
 
 def parse_json(text: str | bytes) -> Any:
@@ -131,6 +147,7 @@ def read(data: Any) -> Contents:
     dice = _field(data, "dice", (dict, type(None)), default=None)
     options = _field(data, "options", dict, default={})
     seed = seed_hash = None
+    draws, drawn = _draws(dice, len(chance))
     if dice is not None:
         seed = _field(dice, "seed", (str, type(None)), default=None)
         seed_hash = _field(dice, "seed_sha256", (str, type(None)), default=None)
@@ -150,7 +167,28 @@ def read(data: Any) -> Contents:
         seed_sha256=seed_hash,
         repetition=_int_option(options, "repetition"),
         turn_limit=_int_option(options, "turn_limit"),
+        draws=draws,
+        drawn=drawn,
     )
+
+
+def _draws(dice: dict[str, Any] | None, chances: int) -> tuple[list[int] | None, int]:
+    """The draw number of each chance outcome and the number of draws made (``None`` and the
+    number of outcomes when the record took no roll back): increasing whole numbers."""
+    if dice is None or ("draws" not in dice and "drawn" not in dice):
+        return None, chances
+    draws = _field(dice, "draws", list, default=list(range(chances)))
+    if not all(_whole(n) for n in draws):
+        raise InvalidRecord("the dice's draw numbers must be whole numbers from 0")
+    drawn = _field(dice, "drawn", int, default=draws[-1] + 1 if draws else 0)
+    numbers = [*draws, drawn]
+    if not _whole(drawn) or any(b <= a for a, b in itertools.pairwise(numbers)):
+        raise InvalidRecord("the dice's draw numbers must increase, below 'drawn'")
+    return list(draws), drawn
+
+
+def _whole(n: Any) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and n >= 0
 
 
 def read_ended(data: dict[str, Any], default: str | None) -> str | None:

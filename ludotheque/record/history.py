@@ -45,6 +45,10 @@ class Record:
     result: Outcome | None = None
     seed: str | None = None
     seed_sha256: str | None = None
+    # the dice's draw number of each chance outcome, and how many draws were made (those taken
+    # back by an undo included): a roll taken back is never drawn again (see ``dice``)
+    draws: list[int] = field(default_factory=list)
+    drawn: int = 0
     repetition: int | None = None
     turn_limit: int | None = None
     _states: list[State] = field(default_factory=list, repr=False, compare=False)
@@ -167,6 +171,8 @@ class Record:
                     )
             nxt = state.play(chosen)
             self.chance.append(str(chosen))
+            self.draws.append(self.drawn)
+            self.drawn += 1
             self._push(nxt, True)
             return nxt
         if isinstance(move, str):
@@ -186,8 +192,11 @@ class Record:
         return self.play(self._seeded(state))
 
     def _seeded(self, state: State) -> Any:
+        """The outcome of the next draw: the draw number counts every roll made, those an
+        undo took back included, so that taking a play back never shows the same dice again
+        (without an undo the numbers are 0, 1, 2…, as they always were)."""
         assert self.seed is not None
-        return draw_chance(self.seed, len(self.chance), state.chance_outcomes())
+        return draw_chance(self.seed, self.drawn, state.chance_outcomes())
 
     def _push(self, state: State, is_chance: bool) -> None:
         self._states.append(state)
@@ -206,6 +215,7 @@ class Record:
         self._seen[gone] -= 1
         if self._kinds.pop():
             self.chance.pop()
+            self.draws.pop()  # (``drawn`` stays: that draw is spent)
         else:
             self.moves.pop()
         return self.state
@@ -258,7 +268,8 @@ class Record:
             game=self.game, ruleset=self.ruleset, start=self.start, moves=list(self.moves),
             chance=list(self.chance), players=dict(self.players), started=self.started,
             ended=self.ended, result=self.result, seed=self.seed, seed_sha256=self.seed_sha256,
-            repetition=self.repetition, turn_limit=self.turn_limit,
+            draws=list(self.draws), drawn=self.drawn, repetition=self.repetition,
+            turn_limit=self.turn_limit,
         )  # fmt: skip
         twin._states = list(self._states)
         twin._kinds = list(self._kinds)
@@ -300,12 +311,20 @@ class Record:
             record._reset(game)
         except ValueError as exc:
             raise InvalidRecord(f"bad start position: {exc}") from None
-        record._replay(contents.moves, contents.chance)
+        record._replay(contents.moves, contents.chance, contents.draws)
+        record.drawn = max(record.drawn, contents.drawn)
         record.ended = record_format.read_ended(data, record.ended)
         record._check_result(record_format.read_result(data))
         return record
 
-    def _replay(self, moves: list[str], chance: list[str]) -> None:
+    def _replay(self, moves: list[str], chance: list[str], draws: list[int] | None = None
+                ) -> None:  # fmt: skip
+        """Play the record's moves and chance outcomes again, each chance outcome at its
+        draw number (``draws``; ``None``: 0, 1, 2…)."""
+        if draws is not None and len(draws) != len(chance):
+            raise InvalidRecord(
+                f"the dice give {len(draws)} draw numbers for {len(chance)} chance outcomes"
+            )
         mi = ci = 0
         ply = 0
         while mi < len(moves) or ci < len(chance):
@@ -321,6 +340,12 @@ class Record:
                 if ci >= len(chance):
                     raise InvalidRecord(f"ply {ply}: a chance outcome (dice) is missing")
                 text = chance[ci]
+                if draws is not None:
+                    if draws[ci] < self.drawn:
+                        raise InvalidRecord(
+                            f"ply {ply}: draw number {draws[ci]} comes after {self.drawn - 1}"
+                        )
+                    self.drawn = draws[ci]
                 ci += 1
                 what = "chance"
             else:

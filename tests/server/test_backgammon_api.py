@@ -9,6 +9,9 @@ import ludotheque
 from ludotheque.record import Record, draw_chance, seed_digest
 from tests.server.conftest import new_game, token_of, wait_for
 
+ROLLS = ludotheque.load("backgammon").parse_position("W[6] B[6] w -").chance_outcomes()
+"""The 21 rolls, weighted, in the order the dice are drawn from."""
+
 
 def bg(client: TestClient, **spec: object) -> tuple[str, dict]:  # type: ignore[type-arg]
     created = new_game(client, game="backgammon", **spec)
@@ -78,18 +81,35 @@ def test_a_forced_pass_happens_on_its_own_and_says_why(client: TestClient) -> No
     assert state["to_move"] == "black" and state["history"][1]["kind"] == "chance"
 
 
-def test_undo_does_not_reroll(client: TestClient) -> None:
+def test_undo_never_shows_the_same_dice_again(client: TestClient) -> None:
+    """A roll an undo took back is spent: the roll after the same play again is a new draw (it
+    showed the future before: the dice followed a fixed sequence), and the record still checks
+    every roll against the seed."""
     token, state = bg(client, mode="computer", level="easy", side="white",
                       position="W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")  # fmt: skip
     client.post(f"/api/play/{token}/move", json={"move": "8/5 6/5", "ply": 0})
     state = wait_for(client, token, lambda s: s["to_move"] == "white" and s["ply"] >= 4)
-    rolled = state["extra"]["dice"]
+    seen = state["dice"]["rolls"]
+    assert state["dice"]["draws"] == [0, 1]  # the computer's roll, then white's next one
     undone = client.post(f"/api/play/{token}/undo").json()
     assert undone["ply"] == 0 and undone["extra"]["dice"] == [3, 1]
+    assert undone["dice"]["rolls"] == [] and undone["dice"]["draws"] == []
     client.post(f"/api/play/{token}/move", json={"move": "8/5 6/5", "ply": 0})
     again = wait_for(client, token, lambda s: s["to_move"] == "white" and s["ply"] >= 4)
-    assert again["history"][1]["text"] == state["history"][1]["text"]  # the same dice
-    assert rolled is not None
+    assert again["dice"]["draws"] == [2, 3]  # new draws, never 0 and 1 again
+    seed = revealed(client, token)
+    assert again["dice"]["rolls"] == [str(draw_chance(seed, n, ROLLS)) for n in (2, 3)]
+    assert seen == [str(draw_chance(seed, n, ROLLS)) for n in (0, 1)]
+    record = Record.from_json(client.get(f"/api/play/{token}/record").text)
+    assert record.draws == [2, 3] and record.drawn == 4
+
+
+def revealed(client: TestClient, token: str) -> str:
+    """The seed of a game, read from its record once it is over (resigning it if needed)."""
+    state = client.get(f"/api/play/{token}").json()
+    if state["outcome"] is None:
+        state = client.post(f"/api/play/{token}/resign").json()
+    return str(state["dice"]["seed"])
 
 
 def test_the_seed_is_revealed_at_the_end_and_checks_out(client: TestClient) -> None:

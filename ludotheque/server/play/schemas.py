@@ -106,6 +106,10 @@ class Dice(Answer):
     sha256: str = Field(description="the commitment to the dice's seed, known from the start")
     seed: str | None = Field(description="the seed itself, once the game is over")
     rolls: list[str] = Field(description="every roll so far")
+    draws: list[int] = Field(
+        description="each roll's draw number: 0, 1, 2… unless an undo took rolls back (a roll "
+        "taken back is never drawn again)"
+    )
 
 
 class GameView(Answer):

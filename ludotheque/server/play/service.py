@@ -529,7 +529,8 @@ class GameService:
             state = record.state
             if state.to_move == CHANCE:
                 record.roll()
-                events.append(("chance", {"text": record.chance[-1]}))
+                # its draw number: the log replays it exactly (see ``session.replay``)
+                events.append(("chance", {"text": record.chance[-1], "draw": record.draws[-1]}))
                 continue
             moves = state.legal_moves()
             if len(moves) == 1 and str(moves[0]) == "pass":

@@ -159,10 +159,18 @@ def replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     record = session.record
     if sets_clock(kind, data):
         session.clock = Clock.from_dict(data if kind == "clock" else data["clock"])
-    if kind in ("move", "chance"):
+    if kind == "chance":
+        # the roll's draw number; games logged before draws were counted (none given) drew
+        # each roll at its place among the rolls kept, undone ones drawn again (their next
+        # rolls are fresh draws all the same: past every draw seen)
+        draw = data.get("draw")
+        spent = record.drawn
+        record.drawn = draw if isinstance(draw, int) else len(record.chance)
         record.play(data["text"])
-        if kind == "move":
-            session.undo_refused = None
+        record.drawn = max(record.drawn, spent)
+    elif kind == "move":
+        record.play(data["text"])
+        session.undo_refused = None
     elif kind == "undo":
         for _ in range(int(data["plies"])):
             record.undo()

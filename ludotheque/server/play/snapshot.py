@@ -72,6 +72,7 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
             "sha256": record.seed_sha256,
             "seed": record.seed if outcome is not None else None,
             "rolls": list(record.chance),
+            "draws": list(record.draws),
         },
     }
 

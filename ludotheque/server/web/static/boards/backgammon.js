@@ -1080,7 +1080,9 @@ export async function verifyDice(dice, startsWithOpening = true) {
   const rows = [];
   for (let i = 0; i < dice.rolls.length; i++) {
     const list = i === 0 && startsWithOpening ? OPENINGS : ROLLS;
-    const computed = await drawRoll(dice.seed, i, list);
+    // each roll's draw number (rolls an undo took back are skipped, never drawn again)
+    const draw = dice.draws ? dice.draws[i] : i;
+    const computed = await drawRoll(dice.seed, draw, list);
     rows.push({ index: i + 1, recorded: dice.rolls[i], computed, ok: computed === dice.rolls[i] });
   }
   return { hashOk, rows, allOk: hashOk && rows.every((r) => r.ok) };
