@@ -140,6 +140,34 @@ def test_bearing_off_to_the_end_and_the_dice_verified(
     shot(page, "backgammon-borne-off-verified")
 
 
+def test_a_take_back_draws_new_dice_and_every_roll_still_verifies(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """Undo, then the same play again: the roll that follows is a new draw (its draw number
+    skips the one taken back), and the browser's check of every roll still says yes."""
+    page = new_page()
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    page.fill("#move-input", "8/5 6/5")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-list .ply.move")).to_have_count(1)
+    assert api_state(server, page)["dice"]["draws"] == [0]
+    page.click("#undo")
+    expect(page.locator("#move-list .ply.move")).to_have_count(0)
+    page.fill("#move-input", "8/5 6/5")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-list .ply.move")).to_have_count(1)
+    state = api_state(server, page)
+    assert state["dice"]["draws"] == [1]
+    token = page.url.rsplit("/", 1)[1]
+    request = urllib.request.Request(f"{server.url}/api/play/{token}/resign", data=b"{}",
+                                     headers={"content-type": "application/json"})  # fmt: skip
+    urllib.request.urlopen(request).read()
+    page.reload()
+    page.click("#verify-dice")
+    expect(page.locator("#verify-result")).to_have_attribute("data-verified", "yes")
+    shot(page, "backgammon-undo-verified")
+
+
 def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) -> None:
     host = new_page()
     start(host, server, mode="friend", ruleset="standard")
