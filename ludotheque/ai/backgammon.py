@@ -94,6 +94,27 @@ def win_value(ctx: equity.Context, kind: int, won: bool) -> float:
     return float(points if won else -points)
 
 
+class Offers:
+    """The resignations the other side turned down, as the game so far shows them (the agent's
+    ``memory``: the server shows it every position of the game before asking for a move).
+
+    An offer declined is not made again until it would be a different offer (the race has
+    changed what is lost for sure): offering the same again only asks the same question."""
+
+    def __init__(self) -> None:
+        self.declined: set[tuple[str, int]] = set()
+        self._offered: tuple[str, int] | None = None
+
+    def observe(self, state: State) -> None:
+        stakes = getattr(state, "stakes", None)
+        resigning = stakes is not None and stakes.pending == RESIGNING
+        if self._offered is not None and not resigning and state.outcome() is None:
+            self.declined.add(self._offered)  # the offer was answered, and the game went on
+        # (the side on roll offers; the other answers, so it is the one to move)
+        offerer = str(getattr(state, "side", None))
+        self._offered = (offerer, stakes.offer) if resigning else None  # type: ignore[union-attr]
+
+
 class BackgammonAgent(ExpectimaxAgent):
     """Checker plays by ``budget.iterations`` plies (1 or 2) on the ``beam`` best candidates,
     cube decisions one roll ahead; see the module docstring."""
@@ -115,6 +136,7 @@ class BackgammonAgent(ExpectimaxAgent):
         self.deep = deep
         self.margin = margin
         self.last_cube: tuple[float, float, float] | None = None
+        self.memory = Offers()
 
     # -- the protocol ----------------------------------------------------------------------
 
@@ -125,8 +147,9 @@ class BackgammonAgent(ExpectimaxAgent):
         if len(moves) == 1:
             return moves[0]
         self.nodes = 0
+        self.memory.observe(state)
         offer = self._resignation(state)
-        if offer is not None:
+        if offer is not None and (str(state.to_move), offer.value) not in self.memory.declined:
             return offer
         if isinstance(moves[0], CubeAction):
             return self._cube_action(state, moves)

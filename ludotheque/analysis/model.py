@@ -28,6 +28,9 @@ READS = frozenset({1, 2})
 
 MOVE = "move"
 CUBE = "cube"
+RESIGN = "resign"
+"""A decision that offers to resign or answers an offer: judged, but not a move of the game
+(summaries count neither among a side's moves)."""
 
 CUBE_ERRORS = {
     ("roll", "double"): "missed double",

@@ -21,6 +21,7 @@ from .labels import EQUITY, LUCK_LABELS, MISTAKE, WIN, WIN_BANDS, label, luck_la
 from .model import (
     CUBE,
     MOVE,
+    RESIGN,
     Analysis,
     Decision,
     MoveValue,
@@ -39,6 +40,7 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each ply of the record is analysed."""
 
 CUBE_MOVES = frozenset({"double", "take"})
+RESIGN_ANSWERS = {"accept", "decline"}
 """A decision that offers one of these moves is a cube decision."""
 
 TOP = 3
@@ -312,7 +314,9 @@ def _decide(
         if measure == WIN and _throws_away_win(top_value, mine, side):
             name = _worse(name, MISTAKE)
     kind = MOVE
-    if analyst.chance and any(str(m) in CUBE_MOVES for m in legal):
+    if notation.startswith("resign") or listed == RESIGN_ANSWERS:
+        kind = RESIGN
+    elif analyst.chance and any(str(m) in CUBE_MOVES for m in legal):
         kind = CUBE
     return Decision(
         ply=ply,
@@ -390,8 +394,10 @@ def _summary(
     side: str, decisions: list[Decision], rolls: list[RollLuck], measure: str
 ) -> SideSummary:
     mine = [d for d in decisions if d.side == side]
-    unforced = [d for d in mine if not d.forced]
-    total = sum(d.loss for d in unforced)
+    # offers to resign and their answers are judged (a bad one is a loss), not moves
+    moves = [d for d in mine if d.kind != RESIGN]
+    unforced = [d for d in moves if not d.forced]
+    total = sum(d.loss for d in mine if not d.forced)
     average = total / len(unforced) if unforced else 0.0
     labels = empty_labels(measure)
     for d in mine:
@@ -410,7 +416,7 @@ def _summary(
                 luck_labels[r.label] += 1
     return SideSummary(
         side=side,
-        moves=len(mine),
+        moves=len(moves),
         unforced=len(unforced),
         total_loss=_r(total),
         average_loss=_r(average),

@@ -223,6 +223,12 @@ def test_an_offer_to_resign_is_judged_by_the_better_answer() -> None:
     assert "resign single" not in {m.move for m in offer.best}
     assert offer.played.equity == offer.best[0].equity == -2.0
     assert answer.best[0].move == "decline" and answer.label is None
-    offer, answer = judged("money", lost, ["resign single", "accept"]).decisions
+    judgement = judged("money", lost, ["resign single", "accept"])
+    offer, answer = judgement.decisions
     assert answer.label == VERY_BAD and answer.best[0].move == "decline"
     assert answer.played.equity == 1.0
+    # an offer and its answer are judged, but they are not moves of the game
+    assert offer.kind == answer.kind == "resign"
+    white, black = (judgement.summary[s] for s in ("white", "black"))
+    assert (white.moves, white.unforced) == (0, 0) and (black.moves, black.unforced) == (0, 0)
+    assert black.labels[VERY_BAD] == 1 and black.total_loss > 0

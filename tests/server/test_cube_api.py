@@ -169,3 +169,25 @@ def test_the_computer_answers_a_double_and_an_offer(client: TestClient) -> None:
     state = move(client, token, "resign single", state)
     state = wait_for(client, token, lambda s: s["outcome"] is not None)
     assert state["outcome"]["reason"] == "resignation" and state["game_extra"]["points"] == 1
+
+
+def test_the_computer_plays_on_after_its_offer_is_declined(client: TestClient) -> None:
+    """Lost for sure, the computer offers to resign a single game; declined, it rolls and plays
+    on instead of offering the same again (it offered 62 times in a row before)."""
+    lost = "W[1x2] B[6x4,5x3,4x3,3x2,2x2,1] b - cube 1 jacoby"
+    created = new_game(client, game="backgammon", ruleset="money", mode="computer",
+                       side="white", level="hard", position=lost)  # fmt: skip
+    token = token_of(created["seats"]["both"])
+    state = wait_for(client, token, lambda s: s["to_move"] == "white")
+    assert state["extra"]["cube"]["pending"] == "resign"
+    assert state["extra"]["cube"]["offer"] == "single"
+    state = move(client, token, "decline", state)
+    # the computer rolls and plays: white is on roll next, or the game is over
+    state = wait_for(
+        client, token,
+        lambda s: s["outcome"] is not None
+        or (s["to_move"] == "white" and s["extra"]["cube"]["pending"] != "resign"),
+    )  # fmt: skip
+    offers = [h["text"] for h in state["history"] if str(h["text"]).startswith("resign")]
+    assert offers == ["resign single"]
+    assert any(h["kind"] == "chance" for h in state["history"])
