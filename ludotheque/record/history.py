@@ -261,6 +261,13 @@ class Record:
         self.ended = now()
         return self.result
 
+    def end(self, outcome: Outcome) -> Outcome:
+        """The game ended outside its moves (a clock fell, a player left, it was aborted):
+        ``outcome`` is its result, and now its end."""
+        self.result = outcome
+        self.ended = self.ended or now()
+        return outcome
+
     def copy(self) -> Record:
         """An independent copy (states are values, so they are shared): a change to one of the
         two leaves the other as it was."""

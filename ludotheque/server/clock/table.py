@@ -145,7 +145,7 @@ async def flagged(session: GameSession, stamp: float) -> tuple[Outcome, float] |
 
 def end_event(session: GameSession, outcome: Outcome, at: float) -> Event:
     """End the game in memory with ``outcome`` (the clock stopped at ``at``): the log entry."""
-    session.record.result = outcome
+    session.record.end(outcome)
     data: dict[str, Any] = {"winner": outcome.winner, "reason": outcome.reason}
     if session.clock is not None:
         session.clock = stop(session.clock, max(at, session.clock.since or at))

@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -30,6 +31,14 @@ UNREADABLE = say(
     "this game's record cannot be read again; it has been set aside and the server's "
     "operators can see why",
 )
+
+
+def record_time(moment: datetime) -> str:
+    """A stored moment as records write their dates (ISO 8601, UTC, to the second; SQLite
+    gives them back without their zone, which is UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
 class Unreadable(Exception):
@@ -159,9 +168,13 @@ class Games:
                 rated=bool(row.rated), public=bool(row.public), people=people,
             )  # fmt: skip
             session.now = self.now
+            record.started = record_time(row.created_at)  # the game's own times, not now
             for ev in events:
                 place = f"entry {ev.seq} ({ev.kind})"
+                was = record.ended
                 replay(session, ev.kind, ev.data)
+                if record.ended is not None and record.ended != was:
+                    record.ended = record_time(ev.created_at)
                 session.seq = ev.seq + 1
                 if sets_clock(ev.kind, ev.data):
                     session.clock_seq = session.seq
@@ -216,7 +229,10 @@ class Games:
         if session.seq != seq:  # another refresh of this process came first
             return False
         for ev in events:
+            was = session.record.ended
             replay(session, ev.kind, ev.data)
+            if session.record.ended is not None and session.record.ended != was:
+                session.record.ended = record_time(ev.created_at)
             session.seq = ev.seq + 1
             if sets_clock(ev.kind, ev.data):
                 session.clock_seq = session.seq

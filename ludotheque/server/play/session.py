@@ -192,7 +192,7 @@ def replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     elif kind == "declined":
         session.declined = data["side"]
     elif kind == "end":  # decided by the clock or a player's absence: see timing.py
-        record.result = Outcome(data["winner"], data["reason"])
+        record.end(Outcome(data["winner"], data["reason"]))
     elif kind == "gone":
         session.presence[data["side"]] = float(data["at"])
     elif kind == "back":
