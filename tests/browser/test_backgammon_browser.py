@@ -168,6 +168,16 @@ def test_a_take_back_draws_new_dice_and_every_roll_still_verifies(
     shot(page, "backgammon-undo-verified")
 
 
+def test_a_double_is_written_with_its_count(server: Server, new_page: Callable[..., Page]) -> None:
+    """The move list writes a play as players do: 8/5(2) 6/3(2), not 8/5 8/5 6/3 6/3."""
+    page = new_page()
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 33")
+    page.fill("#move-input", "8/5 8/5 6/3 6/3")
+    page.press("#move-input", "Enter")
+    move = page.locator("#move-list .ply.move").first
+    expect(move).to_have_text("8/5(2) 6/3(2)")
+
+
 def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) -> None:
     host = new_page()
     start(host, server, mode="friend", ruleset="standard")

@@ -959,7 +959,15 @@ export function listText(entry, t) {
   }
   if (entry.text === "pass") return { text: t("bg.pass"), note: passNote(entry) };
   if (isCubeWord(entry.text)) return { text: cubeText(entry, t) };
-  return { text: entry.text };
+  return { text: grouped(entry.text), title: entry.text };
+}
+
+// A play as players write it: the same move twice or more once, with its count
+// ("bar/23 bar/23 6/5" -> "bar/23(2) 6/5"), in the order the moves come.
+export function grouped(play) {
+  const counts = new Map();
+  for (const part of play.split(" ")) counts.set(part, (counts.get(part) || 0) + 1);
+  return [...counts].map(([part, n]) => (n > 1 ? `${part}(${n})` : part)).join(" ");
 }
 
 // "Match to 7 points · White 2 – 3 Black · Crawford game", or "Money game · Jacoby rule"
