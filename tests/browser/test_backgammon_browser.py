@@ -318,3 +318,16 @@ def test_a_player_who_starts_a_forced_play_finishes_it(
     page.click("#turn-done")
     expect(page.locator("#move-list .ply.move").first).to_have_text("3/2 2/off")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_tray_numbers_say_what_they_are(server: Server, new_page: Callable[..., Page]) -> None:
+    """The two numbers by the trays are the pip counts: each has a word under it and a title
+    naming its side."""
+    page = new_page()
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    for side in ("white", "black"):
+        group = page.locator(f'svg.backgammon g.pips[data-side="{side}"]')
+        expect(group.locator(".pip-count")).to_have_text("167")
+        expect(group.locator(".pip-label")).to_have_text("pips")
+        expect(group.locator("title")).to_have_text(f"{side.title()}: Pips 167")
+    shot(page, "backgammon-tray-pips")

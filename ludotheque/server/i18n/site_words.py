@@ -167,6 +167,7 @@ SITE = words(
     word("bg.opening", "Opening: white {w}, black {b}"),
     word("bg.pass", "pass"),
     word("bg.pips", "Pips"),
+    word("bg.pips_short", "pips"),  # under a pip count in the tray (a few letters)
     word("bg.borne", "off"),
     word("bg.cap", "At most {n} of your own checkers on a point."),
     word("bg.fair", "Fair dice"),

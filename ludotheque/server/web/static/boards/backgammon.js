@@ -670,8 +670,14 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   function drawPips(b) {
     labels.innerHTML = "";
     const pips = (counts) => counts.reduce((sum, n, p) => sum + n * p, 0);
-    el("text", { x: TRAY_X + 34, y: 300 + 22, class: `pip-count ${bottom}` }, labels, `${pips(b[bottom])}`);
-    el("text", { x: TRAY_X + 34, y: 300 - 10, class: `pip-count ${top}` }, labels, `${pips(b[top])}`);
+    // each number says what it is: the pip count of the side whose tray it stands by
+    for (const [side, y, labelY] of [[bottom, 322, 338], [top, 290, 273]]) {
+      const count = pips(b[side]);
+      const group = el("g", { class: "pips", "data-side": side }, labels);
+      el("title", {}, group, `${t(`side.${side}`)}${t("punct.colon")}${t("bg.pips")} ${count}`);
+      el("text", { x: TRAY_X + 34, y, class: `pip-count ${side}`, "data-pips": String(count) }, group, `${count}`);
+      el("text", { x: TRAY_X + 34, y: labelY, class: "pip-label", "aria-hidden": "true" }, group, t("bg.pips_short"));
+    }
   }
 
   // the single moves of a play in the mover's numbering: [[from, to, hit], ...]
