@@ -104,6 +104,7 @@ SITE = words(
     word("play.cancel", "Cancel"),
     word("play.offline", "Connection lost — reconnecting…"),
     word("play.online", "Connected"),
+    word("play.reconnecting", "The server is not answering — reconnecting…"),
     word("play.result.win", "Won by {side}"),
     word("play.result.draw", "Draw"),
     word("play.position", "Position"),

@@ -3,6 +3,7 @@
 import { t } from "./i18n.js";
 import { extensions } from "./table.js";
 import { attachAnalysis } from "./analysis-panel.js";
+import { heartbeat } from "./heartbeat.js";
 
 const root = document.getElementById("game-root");
 const { token, mode, game: gameName, gameId } = root.dataset;
@@ -96,6 +97,17 @@ function connect() {
   }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${token}`);
+  // a server that stops answering is noticed: "Reconnecting…", then a new connection
+  const pulse = heartbeat(socket, {
+    onLate: () => {
+      $("connection").textContent = t("play.reconnecting");
+      $("connection").classList.add("offline");
+    },
+    onBack: () => {
+      $("connection").textContent = t("play.online");
+      $("connection").classList.remove("offline");
+    },
+  });
   socket.addEventListener("open", () => {
     retry = 400;
     online = true;
@@ -105,6 +117,7 @@ function connect() {
     // the server sends the state at once: the board comes back with it
   });
   socket.addEventListener("message", (event) => {
+    pulse.heard();
     let message;
     try {
       message = JSON.parse(event.data);
@@ -114,6 +127,7 @@ function connect() {
     if (message && typeof message === "object") handle(message);
   });
   socket.addEventListener("close", (event) => {
+    pulse.stop();
     const wasOnline = online;
     online = false;
     $("connection").textContent = t("play.offline");
@@ -154,6 +168,9 @@ function handle(message) {
     previous = snap;
     snap = game;
     pending = false;
+    // a refusal speaks of the position it was made in: once the game has moved on, it goes
+    const box = $("message");
+    if (previous && previous.ply !== snap.ply && box.classList.contains("error") && !box.dataset.offline) say("");
     if (view !== null && mode !== "archive" && previous && view === previous.history.length) view = null;
     render();
     announce(previous, snap);
