@@ -20,7 +20,7 @@ from ... import available_games, load
 from ...ai.levels import LEVELS
 from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
 from ..accounts.profiles import archive_named
-from ..clock.controls import PRESETS
+from ..clock.controls import PRESETS, control_name, control_names
 from ..errors import GameError
 from ..i18n import catalog
 from ..i18n.languages import (
@@ -85,10 +85,17 @@ def moment(context: Context, value: Any) -> str:
     return format_moment(context.get("lang", "en"), when)
 
 
+@pass_context
+def control(context: Context, key: str | None) -> str:
+    """A time control's name (``clock.controls.control_name``) in the page's language."""
+    return control_name(key)(context.get("lang", "en"))
+
+
 templates.env.add_extension("jinja2.ext.i18n")
 templates.env.newstyle_gettext = True  # type: ignore[attr-defined]
 templates.env.filters["day"] = day
 templates.env.filters["moment"] = moment
+templates.env.filters["control"] = control
 
 
 def language(request: Request) -> str:
@@ -138,8 +145,7 @@ router = APIRouter(dependencies=[Depends(looking)], include_in_schema=False)
 def presets() -> dict[str, list[dict[str, str]]]:
     """Each game's time-control presets, for the forms: key and label in both languages."""
     return {
-        game: [{"key": c.key, "en": c.label()("en"), "fr": c.label()("fr"), "speed": c.speed}
-               for c in controls]
+        game: [{"key": c.key, **control_names(c.key), "speed": c.speed} for c in controls]
         for game, controls in PRESETS.items()
     }  # fmt: skip
 
