@@ -15,10 +15,18 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ludotheque.server import timesource
-from ludotheque.server.accounts import chart, profiles
-from ludotheque.server.accounts.chart import MAX_TICKS, WIDTH, Point, rating_chart, time_ticks
+from ludotheque.server.accounts import profiles
+from ludotheque.server.accounts.chart import (
+    CHAR,
+    MAX_TICKS,
+    WIDTH,
+    Point,
+    rating_chart,
+    time_ticks,
+)
 from ludotheque.server.clock.controls import PRESETS, TimeControl, control_name, control_names
 from ludotheque.server.i18n.catalog import LANGUAGES
+from ludotheque.server.i18n.languages import format_ago
 from ludotheque.server.rating.glicko import Rating
 from ludotheque.server.rating.ranking import (
     LEADERBOARD_DAYS,
@@ -266,19 +274,21 @@ def test_the_time_axis_never_repeats_a_label() -> None:
     spans += [timedelta(days=d) for d in (1.2, 2, 3.5, 9, 20, 45, 80, 100, 200, 364, 400, 800)]
     spans += [timedelta(days=365 * y) for y in (3, 7, 15, 40)]
     for span in spans:
-        step, ticks = time_ticks(start, start + span)
-        assert 1 <= len(ticks) <= MAX_TICKS or span < timedelta(minutes=5), span
-        assert all(start <= t <= start + span for t in ticks), span
         for lang in LANGUAGES:
-            written = [chart.tick_label(step, t, lang) for t in ticks]
-            assert len(set(written)) == len(written), (span, written)
+            _step, ticks, written = time_ticks(start, start + span, lang)
+            assert 1 <= len(ticks) <= MAX_TICKS, span
+            assert all(start <= t <= start + span for t in ticks), span
+            assert len(set(written)) == len(written) == len(ticks), (span, written)
         points = [Point(start, 1500.0, None), Point(start + span, 1620.0, 120.0)]
         for lang in LANGUAGES:
             svg = str(rating_chart(points, "x", lang))
             shown = labels(svg)
             assert len(set(shown)) == len(shown) and 1 <= len(shown) <= MAX_TICKS, (span, shown)
             xs = [float(x) for x in re.findall(r'class="tick time-tick" x="([^"]+)"', svg)]
-            assert all(0 < x < WIDTH for x in xs)
+            for x, label in zip(xs, shown, strict=True):  # inside the chart
+                assert len(label) * CHAR / 2 < x < WIDTH - len(label) * CHAR / 2, (span, svg)
+            for x, y, u, v in zip(xs, xs[1:], shown, shown[1:], strict=False):  # apart
+                assert y - x >= (len(u) + len(v)) * CHAR / 2, (span, shown)
 
 
 def test_one_game_and_one_days_games_render_sensibly() -> None:
@@ -294,6 +304,15 @@ def test_one_game_and_one_days_games_render_sensibly() -> None:
     assert svg.count("<tr><td>") == 9 and "+10</td>" in svg
     months = [Point(day + timedelta(days=40 * i), 1500.0 - 5 * i, -5.0) for i in range(6)]
     french = str(rating_chart(months, "months", "fr"))
-    assert labels(french) == ["janv. 2027", "mars 2027", "mai 2027"]
+    assert labels(french) == ["janv.", "mars", "mai"]  # (the year is under them)
     assert labels(french, "span") == ["5 déc. 2026\u2009–\u200923 juin 2027"]
     assert "\u22125</td>" in french  # a minus sign
+
+
+def test_when_as_people_say_it() -> None:
+    now = datetime(2026, 12, 5, 14, 0, tzinfo=UTC)
+    said = {lang: [format_ago(lang, now - timedelta(seconds=s), now)
+                   for s in (0, 90, 3 * 3600, 2 * 86400)] for lang in LANGUAGES}  # fmt: skip
+    assert said["en"] == ["1 second ago", "2 minutes ago", "3 hours ago", "Dec 3, 2026"]
+    assert said["fr"] == ["il y a 1 seconde", "il y a 2 minutes", "il y a 3 heures", "3 déc. 2026"]
+    assert format_ago("fr", now.replace(tzinfo=None), now) == "il y a 1 seconde"  # (SQLite's)

@@ -13,6 +13,7 @@ Times are the server's, in UTC.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -24,7 +25,8 @@ from ..i18n.languages import format_day, translate
 WIDTH, HEIGHT = 480, 210
 LEFT, RIGHT, TOP, BOTTOM = 50, 16, 14, 48
 CHAR = 8.4  # the width of a label's character (14 px monospace: site.css)
-MAX_TICKS = 5  # time ticks at most (labels about 80 px apart on the widest chart)
+MAX_TICKS = 5  # time ticks at most
+GAP = 12  # px at least between two time labels
 TABLE_ROWS = 100  # the text alternative lists the latest games, at most this many
 MINUTE, HOUR, DAY = 60, 3600, 86400
 SAME_DAY = 20 * HOUR  # spans up to this long have ticks at times of day, longer ones at days
@@ -74,23 +76,31 @@ def _add_months(when: datetime, months: int) -> datetime:
     return when.replace(year=index // 12, month=index % 12 + 1, day=1)
 
 
-def time_ticks(start: datetime, end: datetime) -> tuple[Step, list[datetime]]:
-    """Round instants between ``start`` and ``end`` (UTC), at most ``MAX_TICKS``: the finest
-    step of ``STEPS`` that needs no more, and the instants on it."""
+Fits = Callable[[list[datetime], list[str]], bool]
+
+
+def time_ticks(
+    start: datetime, end: datetime, lang: str = "en", fits: Fits | None = None
+) -> tuple[Step, list[datetime], list[str]]:
+    """Round instants between ``start`` and ``end`` (UTC), at most ``MAX_TICKS``, and their
+    labels in ``lang``: the finest step of ``STEPS`` that needs no more ticks and whose
+    labels ``fits`` accepts (the chart's: they do not touch)."""
     start, end = aware(start), aware(end)
-    span = (end - start).total_seconds()
+    span = max(1.0, (end - start).total_seconds())
     for step in STEPS:
         if step.unit == "time" and span > SAME_DAY:
             continue  # times of day label one day only: they would repeat
-        if step.months == 0 and span / step.seconds > MAX_TICKS + 1:
-            continue
-        if step.months and span / (step.months * 30.4 * DAY) > MAX_TICKS + 1:
+        if span / (step.seconds or step.months * 28 * DAY) > MAX_TICKS + 1:
             continue
         ticks = _ticks(step, start, end)
-        if len(ticks) <= MAX_TICKS:
-            return step, ticks
+        if len(ticks) > MAX_TICKS:
+            continue
+        labels = tick_labels(step, ticks, lang)
+        if fits is None or fits(ticks, labels):
+            return step, ticks, labels
     step = STEPS[-1]
-    return step, _ticks(step, start, end)[:MAX_TICKS]
+    ticks = _ticks(step, start, end)[:1]
+    return step, ticks, tick_labels(step, ticks, lang)
 
 
 def _ticks(step: Step, start: datetime, end: datetime) -> list[datetime]:
@@ -115,9 +125,13 @@ def _ticks(step: Step, start: datetime, end: datetime) -> list[datetime]:
     return out
 
 
-def tick_label(step: Step, when: datetime, lang: str) -> str:
-    """A tick's label: the unit of ``step`` as ``lang`` writes it."""
-    return str(format_skeleton(SKELETONS[step.unit], aware(when), locale=lang))
+def tick_labels(step: Step, ticks: list[datetime], lang: str) -> list[str]:
+    """The ticks' labels: the unit of ``step`` as ``lang`` writes it (months without their
+    year when all are in one year: the span under the axis says it)."""
+    skeleton = SKELETONS[step.unit]
+    if step.unit == "month" and len({t.year for t in ticks}) == 1:
+        skeleton = "MMM"
+    return [str(format_skeleton(skeleton, aware(t), locale=lang)) for t in ticks]
 
 
 def _rating_ticks(low: float, high: float) -> list[int]:
@@ -179,12 +193,25 @@ def rating_chart(points: list[Point], label: str, lang: str = "en") -> Markup:
         parts.append(f'<text class="tick time-tick" x="{LEFT + plot_w / 2}" y="{base + 18}" '
                      f'text-anchor="middle">{escape(format_day(lang, first))}</text>')  # fmt: skip
     else:
-        step, ticks = time_ticks(first, last)
-        for tick in ticks:
+
+        def placed(ticks: list[datetime], labels: list[str]) -> list[float]:
+            """Where each label's middle goes: under its tick, inside the chart."""
+            out = []
+            for tick, text in zip(ticks, labels, strict=True):
+                half = len(text) * CHAR / 2
+                out.append(round(min(max(x_of(tick), half + 2), WIDTH - half - 2), 1))
+            return out
+
+        def fits(ticks: list[datetime], labels: list[str]) -> bool:
+            middles = placed(ticks, labels)
+            return all(
+                b - a >= (len(u) + len(v)) * CHAR / 2 + GAP
+                for a, b, u, v in zip(middles, middles[1:], labels, labels[1:], strict=False)
+            )
+
+        step, ticks, names = time_ticks(first, last, lang, fits)
+        for tick, text, middle in zip(ticks, names, placed(ticks, names), strict=True):
             x = round(x_of(tick), 1)
-            text = tick_label(step, tick, lang)
-            half = len(text) * CHAR / 2  # the label stays inside the chart
-            middle = round(min(max(x, half + 2), WIDTH - half - 2), 1)
             parts.append(f'<line class="axis" x1="{x}" y1="{base}" x2="{x}" y2="{base + 5}"/>')
             parts.append(f'<text class="tick time-tick" x="{middle}" y="{base + 18}" '
                          f'text-anchor="middle">{escape(text)}</text>')  # fmt: skip

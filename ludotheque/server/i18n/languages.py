@@ -125,8 +125,8 @@ def format_ago(lang: str, moment: datetime, now: datetime) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     ago = now - moment
-    if timedelta(0) <= ago < timedelta(days=1):
-        return format_timedelta(-ago, add_direction=True, locale=lang)
+    if timedelta(0) <= ago < timedelta(days=1):  # (this very second: "1 second ago")
+        return format_timedelta(-max(ago, timedelta(seconds=1)), add_direction=True, locale=lang)
     return format_day(lang, moment)
 
 

@@ -20,6 +20,7 @@ LISTS = words(
     word("chart.change", "Change"),
     word("profile.playing_now", "Playing now"),
     word("profile.started", "Started"),
+    word("profile.go", "Go to the game"),
     word("profile.resume", "Play"),
     word("profile.watch", "Watch"),
     word("profile.game_pages", "Pages of games"),
