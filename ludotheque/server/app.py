@@ -35,6 +35,7 @@ from .compute.pool import ComputerPool
 from .compute.worker import CHORES, Worker
 from .errors import DATABASE_DOWN, NO_SUCH_PAGE, NOT_ALLOWED, GameError
 from .lobby.lobby import Lobby
+from .lobby.presence import Online
 from .lobby.routes import router as lobby_router
 from .ops.routes import configure_logging, schema_heads
 from .ops.routes import router as ops_router
@@ -155,6 +156,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat
     app.include_router(api_router)
     app.include_router(live)
+    app.add_middleware(Online, presence=lobby.presence)  # who is online: every WebSocket
     app.add_middleware(Guard, max_body=settings.max_body, max_depth=settings.max_depth)
 
     @app.exception_handler(GameError)

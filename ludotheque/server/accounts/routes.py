@@ -152,12 +152,14 @@ async def profile_page(request: Request, username: str) -> HTMLResponse:
         return error_page(request, GameError(NO_SUCH_PLAYER, "not-found", 404))
     viewer = person.user.id if person.user else None
     lang = language(request)
+    number = request.query_params.get("page", "1")
+    page_number = int(number) if number.isdigit() and len(number) < 6 else 1
 
     def read() -> dict[str, Any]:
         with service.sessions() as db:
             row = db.scalar(select(UserRow).where(UserRow.id == found.id))
             assert row is not None
-            return profile(db, row, viewer, lang)
+            return profile(db, row, viewer, lang, page_number)
 
     data = await service.run_db(read)
     return page(request, "profile.html", **data, me=viewer == found.id)
@@ -199,7 +201,7 @@ async def api_profile(request: Request, username: str) -> dict[str, Any]:
             assert row is not None
             data = profile(db, row, viewer)
             return {"username": row.username, "level": row.level, "ratings": data["ratings"],
-                    "games": data["games"]}  # fmt: skip
+                    "playing": data["playing"], "games": data["games"]}  # fmt: skip
 
     return await service.run_db(read)
 

@@ -41,6 +41,7 @@ from .. import timesource
 from ..accounts.identity import Who
 from ..accounts.rules import username_key
 from ..accounts.users import Users
+from ..clock.controls import control_names
 from ..errors import GameError, say
 from ..play.boards import available
 from ..play.people import Person
@@ -52,6 +53,7 @@ from ..store.bus import Bus
 from ..store.db import GameRow, PlayerRow, SeekRow, UserRow, now
 from ..store.dberrors import Outage
 from .pairing import Seek, check_accept, make_seek, pair
+from .presence import Presence, online
 
 log = logging.getLogger("ludotheque.lobby")
 
@@ -137,6 +139,8 @@ class Lobby:
         self.games_at = 0.0
         self.dirty = asyncio.Event()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.presence = Presence(service, bus)
+        self.online: dict[str, Any] = {"count": 0, "anonymous": 0, "players": []}
         bus.subscribe("lobby", self._heard)
         bus.on_gap(self.catch_up)
 
@@ -197,10 +201,11 @@ class Lobby:
     # -- reading -----------------------------------------------------------------------------
 
     async def refresh(self, games: bool = False) -> None:
-        """Read the open seeks (and the games being played) again."""
-        fresh = self.now() - STALE_SECONDS
+        """Read the open seeks and who is online (and the games being played) again."""
+        stamp = self.now()
+        fresh = stamp - STALE_SECONDS
 
-        def read() -> tuple[list[SeekRow], list[dict[str, Any]] | None]:
+        def read() -> tuple[list[SeekRow], dict[str, Any], list[dict[str, Any]] | None]:
             with self.service.sessions() as db:
                 seeks = list(
                     db.scalars(
@@ -210,10 +215,11 @@ class Lobby:
                         .limit(300)
                     ).all()
                 )
-                return seeks, (_playing(db) if games else None)
+                return seeks, online(db, stamp), (_playing(db) if games else None)
 
-        seeks, playing = await self.service.run_db(read)
+        seeks, here, playing = await self.service.run_db(read)
         self.seeks = seeks
+        self.online = here
         self.read_at = timesource.monotonic()
         if playing is not None:
             self.games = playing
@@ -221,7 +227,8 @@ class Lobby:
 
     def view(self, who: Who) -> dict[str, Any]:
         """What ``who``'s lobby page shows: the open challenges they may see, their own
-        quick-pairing seek, the challenges to them, and the games being played."""
+        quick-pairing seek, the challenges to them, the games being played, and who is
+        online."""
         me = _of(who) if who.key is not None else None
         my_key = username_key(who.user.username) if who.user is not None else None
         seeks, quick = [], None
@@ -236,7 +243,7 @@ class Lobby:
                 continue
             seeks.append(_seek_view(row, mine, to_me))
         return {"type": "lobby", "seeks": seeks, "quick": quick, "games": self.games,
-                "signed_in": who.user is not None}  # fmt: skip
+                "signed_in": who.user is not None, "online": self.online}  # fmt: skip
 
     # -- seeking -----------------------------------------------------------------------------
 
@@ -505,7 +512,18 @@ class Lobby:
             await self._deliver(socket, self.view(who))
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Until ``stop``: pair quick seeks, keep seeks alive, update the pages."""
+        """Until ``stop``: pair quick seeks, keep seeks alive, update the pages (and keep
+        this process's people online)."""
+        beats = asyncio.get_running_loop().create_task(self.presence.run(stop))
+        try:
+            await self._rounds(stop)
+        finally:
+            beats.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await beats
+            await self.presence.forget()
+
+    async def _rounds(self, stop: asyncio.Event) -> None:
         outage = Outage(log, "the lobby's round")
         last_renew = last_wave = 0.0
         while not stop.is_set():
@@ -539,8 +557,9 @@ def _seek_view(row: SeekRow, mine: bool, to_me: bool) -> dict[str, Any]:
     return {
         "id": row.id, "kind": row.kind, "name": row.name, "rating": round(row.rating),
         "provisional": row.deviation >= 110.0 or row.user_id is None, "game": row.game,
-        "ruleset": row.ruleset, "control": row.control, "rated": bool(row.rated),
-        "side": row.side, "opponent": row.opponent_name, "mine": mine, "to_me": to_me,
+        "ruleset": row.ruleset, "control": row.control,
+        "control_name": control_names(row.control), "rated": bool(row.rated), "side": row.side,
+        "opponent": row.opponent_name, "mine": mine, "to_me": to_me,
     }  # fmt: skip
 
 
@@ -568,6 +587,7 @@ def _playing(db: Session) -> list[dict[str, Any]]:
         }
     return [
         {"id": g.id, "game": g.game, "ruleset": g.ruleset, "control": g.control,
-         "rated": bool(g.rated), "players": names.get(g.id, {}), "url": f"/live/{g.id}"}
+         "control_name": control_names(g.control), "rated": bool(g.rated),
+         "players": names.get(g.id, {}), "url": f"/live/{g.id}"}
         for g in games
     ]  # fmt: skip

@@ -71,6 +71,7 @@ class Control(Answer):
     kind: str
     speed: str
     low: float = Field(description="seconds below which a clock is low")
+    name: dict[str, str] = Field(description="the control's name per language (`5+3`)")
 
 
 class PersonView(Answer):
@@ -197,6 +198,7 @@ class ArchiveEntry(Answer):
     reason: str | None
     finished_at: str | None = Field(description="ISO 8601, UTC")
     people: dict[str, str] = Field(description="side → the account's name or computer level")
+    control: str | None = Field(description="the time control, e.g. `5+3`")
 
 
 class GameRecord(Answer):

@@ -285,6 +285,21 @@ class SignInFailureRow(Base):
     last_at: Mapped[float] = mapped_column(Float)
 
 
+class PresenceRow(Base):
+    """Someone with a live connection (a lobby or game WebSocket) on one server process: a
+    row per process and person, renewed while the connection lasts (see ``lobby.presence``).
+    ``key`` is ``u<account id>`` or ``v<visitor hash>``; ``seen_at`` is seconds since the
+    epoch."""
+
+    __tablename__ = "presence"
+    __table_args__ = (Index("ix_presence_seen_at", "seen_at"),)
+
+    process: Mapped[str] = mapped_column(String(24), primary_key=True)
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seen_at: Mapped[float] = mapped_column(Float)
+
+
 class SettingRow(Base):
     """Values every process of a deployment shares (the CSRF secret on PostgreSQL)."""
 
