@@ -242,6 +242,13 @@ def test_the_hints_are_drawn_on_the_board_of_every_game(
             # the best play of 31 at the start makes the five point: two arrows numbered 1
             expect(lines.first).to_contain_text("8/5 6/5")
             expect(layer.locator('.hint-badge[data-rank="1"]')).to_have_count(2)
+            # half the turn played the hint's way: only its other half is still drawn; a
+            # step off every hinted play leaves none of them
+            page.click('svg.backgammon g.pt[data-point="8"]')
+            page.click('svg.backgammon g.pt[data-point="5"]')
+            expect(layer.locator('.hint-badge[data-rank="1"]')).to_have_count(1)
+            page.click("#turn-undo")
+            expect(layer.locator('.hint-badge[data-rank="1"]')).to_have_count(2)
         shot(page, f"hints-on-board-{name}-en-desktop")
         page.click("#hints-toggle")
         expect(page.locator("#hints-toggle")).to_have_attribute("aria-pressed", "false")

@@ -331,3 +331,35 @@ def test_the_tray_numbers_say_what_they_are(server: Server, new_page: Callable[.
         expect(group.locator(".pip-label")).to_have_text("pips")
         expect(group.locator("title")).to_have_text(f"{side.title()}: Pips 167")
     shot(page, "backgammon-tray-pips")
+
+
+def test_a_dragged_checker_follows_the_pointer(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """A checker dragged with the mouse moves with the pointer (it stood still before), and
+    dropped on a point it makes that step."""
+    page = new_page()
+    forced_plays_by_hand(page)
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    checker = page.locator('svg.backgammon circle.checker.movable[data-point="8"]')
+    box = checker.bounding_box()
+    target = page.locator('svg.backgammon g.pt[data-point="5"]').bounding_box()
+    assert box is not None and target is not None
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x1, y1 = target["x"] + target["width"] / 2, target["y"] + target["height"] * 0.8
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, 6):  # half way, in steps
+        page.mouse.move(x0 + (x1 - x0) * k / 10, y0 + (y1 - y0) * k / 10)
+    ghost = page.locator("svg.backgammon circle.checker.dragging")
+    expect(ghost).to_have_count(1)
+    held = ghost.bounding_box()
+    assert held is not None
+    mid = (x0 + (x1 - x0) / 2, y0 + (y1 - y0) / 2)
+    assert abs(held["x"] + held["width"] / 2 - mid[0]) < 3
+    assert abs(held["y"] + held["height"] / 2 - mid[1]) < 3
+    page.mouse.move(x1, y1)
+    page.mouse.up()
+    expect(ghost).to_have_count(0)
+    expect(page.locator("svg.backgammon .die.used")).to_have_count(1)
+    expect(page.locator('svg.backgammon circle.checker[data-point="5"]')).to_have_count(1)

@@ -361,7 +361,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   svg.addEventListener("pointerdown", (event) => {
     const checker = event.target.closest && event.target.closest("circle.checker.movable");
     if (!checker || !interactive || (zoomable() && !zoom)) return;
-    drag = { place: checker.dataset.place, x: event.clientX, y: event.clientY, node: checker, moved: false, id: event.pointerId };
+    drag = { place: checker.dataset.place, x: event.clientX, y: event.clientY, side: checker.dataset.side, ghost: null, moved: false, id: event.pointerId };
   });
   svg.addEventListener("pointermove", (event) => {
     if (!drag) return;
@@ -370,14 +370,22 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       drag.moved = true;
       svg.setPointerCapture(drag.id);
       clickPlace(drag.place === "bar" ? "bar" : Number(drag.place));
+      // choosing the checker redraws the board: the checker in the hand is drawn on top of
+      // it, apart, and follows the pointer (it stood still before: its node had been replaced)
+      drag.ghost = el("circle", { r: R - 1, class: `checker ${drag.side} dragging`, "aria-hidden": "true" }, svg);
     }
     const { x, y } = toLocal(svg, event.clientX, event.clientY);
-    drag.node.setAttribute("cx", x);
-    drag.node.setAttribute("cy", y);
+    drag.ghost.setAttribute("cx", x);
+    drag.ghost.setAttribute("cy", y);
+  });
+  svg.addEventListener("pointercancel", () => {
+    if (drag && drag.ghost) drag.ghost.remove();
+    drag = null;
   });
   svg.addEventListener("pointerup", (event) => {
     if (!drag) return;
     const moved = drag.moved;
+    if (drag.ghost) drag.ghost.remove();
     drag = null;
     if (!moved) return;
     const { x, y } = toLocal(svg, event.clientX, event.clientY);
@@ -483,6 +491,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
     drawDice();
     drawPips(b);
     drawCube();
+    if (hintLayer) drawHints(); // (the turn's steps change what is left to draw)
     follow();
     layout();
     nav.sync();
@@ -732,25 +741,65 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   // numbered by the play's rank, each rank bowed further so that plays sharing a move keep
   // their numbers apart. Only on the live position they were asked for (a cube decision has
   // no arrow: the list says it).
+  // What is left of a hinted play once the turn's first steps are made ([[from, to], ...] in
+  // the mover's numbering, 25 the bar and 0 off), or null when the steps left it.
+  function hintLeft(text, steps) {
+    const parts = singles(text).map(([from, to]) => [from === "bar" ? 25 : Number(from), to === "off" ? 0 : Number(to)]);
+    for (const step of steps) {
+      const i = parts.findIndex(([f, to]) => f === step.src && (to === step.dst || (to < step.dst && step.dst < f)));
+      if (i < 0) return null;
+      if (parts[i][1] === step.dst) parts.splice(i, 1);
+      else parts[i] = [step.dst, parts[i][1]];
+    }
+    return parts;
+  }
+
+  // The best plays drawn on the board, one arrow a checker's move, from the checker that moves
+  // to where it lands (not through the bar and the dice); redrawn as the turn goes: what the
+  // player has already moved is no longer drawn, and a play the player has left goes.
   function drawHints() {
     const live = snap && hints.position === shownPosition && shownPosition === snap.position;
     const side = live ? snap.to_move : null;
-    const plays = side === "white" || side === "black" ? hints.moves : [];
-    clearHints(hintLayer, plays.filter((text) => text.includes("/")).length);
-    plays.forEach((text, i) => {
-      if (!text.includes("/")) return;
-      const rank = i + 1;
-      for (const [from, to] of singles(text)) {
-        const [x1, y1] = anchor(side, from);
-        const [x2, y2] = anchor(side, to);
-        const along = Math.abs(y1 - y2) < 1;
-        const bow = along ? (y1 < 300 ? 1 : -1) * (18 + 40 * (rank - 1)) : 0;
-        const sway = along ? 0 : (rank - 2) * 30;
+    const steps = interactive && turn ? turn.done : [];
+    const plays = side === "white" || side === "black"
+      ? hints.moves.map((text, i) => ({ rank: i + 1, left: text.includes("/") ? hintLeft(text, steps) : null })).filter((p) => p.left && p.left.length)
+      : [];  // prettier-ignore
+    clearHints(hintLayer, plays.length);
+    const b = boards();
+    const lands = {}; // how many arrows already end on a point: each lands one checker higher
+    for (const { rank, left } of plays) {
+      const used = {}; // the checkers of a point this play already moves: the next is below
+      for (const [from, to] of left) {
+        const depth = used[from] || 0;
+        used[from] = depth + 1;
+        const [x1, y1] = hintFrom(side, from, b, depth);
+        const key = `${rank}:${to}`;
+        const [x2, y2] = hintTo(side, to, b, lands[key] || 0);
+        lands[key] = (lands[key] || 0) + 1;
+        const along = Math.abs(y1 - y2) < 2 * R;
+        const bow = along ? (y1 < 300 ? 1 : -1) * (30 + 26 * (rank - 1)) : 0;
+        const sway = along ? 0 : (rank - 2) * 24;
         const [cx, cy] = [(x1 + x2) / 2 + sway, (y1 + y2) / 2 + bow];
         hintLine(hintLayer, `M${x1},${y1} Q${cx},${cy} ${x2},${y2}`, rank, hints.arrow);
         hintBadge(hintLayer, (x1 + 2 * cx + x2) / 4, (y1 + 2 * cy + y2) / 4, rank);
       }
-    });
+    }
+  }
+
+  // where a hint's arrow starts: the checker that moves (``depth`` below the top of its stack)
+  function hintFrom(side, place, b, depth) {
+    if (place === 25) return [BAR_X + BAR_W / 2, side === top ? 160 + depth * 2 * R : 440 - depth * 2 * R];
+    const pb = toBottom(side, place);
+    const { x, top: isTop } = pointXY(pb);
+    return [x, slotY(isTop, Math.max(0, Math.min(b[side][place], 5) - 1 - depth))];
+  }
+
+  // where it ends: the place the checker lands on (the tray for a checker borne off)
+  function hintTo(side, place, b, already) {
+    if (place === 0) return [TRAY_X + 34, side === top ? 80 + already * 20 : 520 - already * 20];
+    const pb = toBottom(side, place);
+    const { x, top: isTop } = pointXY(pb);
+    return [x, slotY(isTop, Math.min(b[side][place] + already, 4))];
   }
 
   // the checker of ``side`` at ``place`` (mover's numbering) drawn ``depth`` from the top
