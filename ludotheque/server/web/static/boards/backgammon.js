@@ -109,7 +109,7 @@ function triangle(p, inset = 2) {
   return `${x - PW / 2 + inset},${baseY} ${x + PW / 2 - inset},${baseY} ${x},${tipY}`;
 }
 
-export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, giveUp }) {
+export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, giveUp, announce = () => {} }) {
   const { tools, flipped } = boardTools(holder, t, () => {
     orient();
     markLast(lastFound);
@@ -316,6 +316,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
         }
         selected = mine;
         draw();
+        tellChosen();
         return chooseDie(steps);
       }
     }
@@ -326,11 +327,21 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       const backs = takeBacks();
       if (backs.size) say(t("bg.take_back_hint", { place: [...backs.keys()].map(placeName).join(` ${t("board.or")} `) }));
       draw();
+      tellChosen();
     } else if (selected !== null) {
       selected = null;
       clearChooser();
       draw();
+      tellChosen();
     }
+  }
+
+  // a screen reader hears the checker chosen and how many places it may go (or that the
+  // choice was taken back)
+  function tellChosen() {
+    if (selected === null) return announce(t("board.unchosen"));
+    const n = turn ? new Set(turn.next.filter((s) => s.src === selected).map((s) => s.dst)).size : 0;
+    announce(t("board.chosen.checker", { place: placeName(selected), n }));
   }
 
   function chooseDie(options) {
@@ -595,6 +606,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       }
       clearChooser();
       draw();
+      if (selected !== null) tellChosen();
     },
     true,
   );
