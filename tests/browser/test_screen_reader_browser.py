@@ -1,6 +1,7 @@
 """What a screen reader hears, and what the keyboard shows, in a real browser, English and
 French: a piece, checker, counter or Command chosen is said in the page's live region with the
-number of places it may go (the number the board highlights); the lobby's, the archive's and the
+number of places it may go (the number the board highlights), on a game's page and on the
+analysis board; the lobby's, the archive's and the
 home page's repeated links and buttons each name their game; and the keyboard's focus ring on a
 board and on the page looks unlike the last move's marks and the choice's (another colour, a
 dashed line where those are solid or filled), by their computed styles."""
@@ -104,6 +105,11 @@ def test_a_chosen_piece_is_announced_in_the_three_games(
     assert found.group(1) == source.get_attribute("data-point")
     assert int(found.group(2)) == page.locator("svg.defiance g.pnt .target").count() > 0
     shot(page, f"reader-defiance-command-{lang}")
+    # the analysis board says it too
+    page.goto(server.url + "/analysis?game=general")
+    page.wait_for_selector("svg.general[data-position]")
+    page.click('svg.general [data-point="a2"]')
+    heard(page, words["rebel"])
     assert not page.errors  # type: ignore[attr-defined]
 
 
