@@ -1,8 +1,9 @@
 """The game page on a laptop: the whole board and both players' clocks fit in the window without
-scrolling (1366×768, 1280×720, 1280×900, 1440×900), in the three games, English and French, and
-so do what appears around the board: the turn's buttons, backgammon's dice and cube decisions,
-a choice to make, the claim banner against a player who left, a clock in low time, the result.
-Each check measures the boxes against ``window.innerHeight`` with the page unscrolled."""
+scrolling (1366×768, 1280×720, 1280×900, 1440×900, and a phone's 390×844 too), in the three
+games, English and French, and so do what appears around the board: the turn's buttons,
+backgammon's dice and cube decisions, a choice to make, the claim banner against a player who
+left, a clock in low time, the result. Each check measures the boxes against
+``window.innerHeight`` with the page unscrolled."""
 
 from __future__ import annotations
 
@@ -67,11 +68,13 @@ def outside(page: Page, selectors: list[str]) -> list[str]:
     )
 
 
-def fits_every_laptop(page: Page, extra: list[str], name: str, *, shots: bool = True) -> None:
-    """At each laptop size the board, both strips and clocks and ``extra`` are in the window;
-    a screenshot of the window (not the whole page) at each."""
+def fits_every_laptop(
+    page: Page, extra: list[str], name: str, *, shots: bool = True, sizes: dict[str, Any] = LAPTOPS
+) -> None:
+    """At each laptop size (or ``sizes``) the board, both strips and clocks and ``extra`` are
+    in the window; a screenshot of the window (not the whole page) at each."""
     problems = []
-    for size, (width, height) in LAPTOPS.items():
+    for size, (width, height) in sizes.items():
         page.set_viewport_size({"width": width, "height": height})
         # at the top of the page, as it opens (the test's own clicks may have scrolled it)
         page.evaluate(
@@ -114,6 +117,9 @@ def test_the_board_and_both_clocks_fit_a_laptop(
         expect(page.locator("#turn-controls")).to_be_visible()
         extra.append("#turn-controls")
     fits_every_laptop(page, extra, f"{game}-{lang}")
+    # and on a phone, the board and both clocks (the panel's controls come under them)
+    turn = ["#turn-controls"] if "#turn-controls" in extra else []
+    fits_every_laptop(page, turn, f"{game}-{lang}", sizes={"390x844": (390, 844)})
     assert not page.errors  # type: ignore[attr-defined]
 
 
