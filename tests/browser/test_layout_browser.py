@@ -143,14 +143,16 @@ def test_a_choice_under_the_board_fits(
 def test_backgammon_cube_decisions_and_offers_to_resign_fit(
     server: Server, new_page: Callable[..., Page], lang: str
 ) -> None:
-    """A money game between friends: the dice, the decision to roll or double, the answer to
-    a double, and the offers to resign, each under the board with the board in sight."""
-    made = create(server, game="backgammon", ruleset="money", control="3+12d")
+    """A match between friends (its score above the board): the dice, the decision to roll
+    or double, the answer to a double, and the offers to resign, each under the board with the
+    board in sight."""
+    made = create(server, game="backgammon", ruleset="match", length=7, control="3+12d")
     pages = {s: open_seat(new_page, server, url, lang) for s, url in made["seats"].items()}
     first = state(server, pages["white"])
     mover = first["to_move"]
     other = "black" if mover == "white" else "white"
-    fits_every_laptop(pages[mover], ["#turn-controls", "svg.backgammon .dice"],
+    expect(pages[mover].locator("#match-line")).to_be_visible()
+    fits_every_laptop(pages[mover], ["#turn-controls", "svg.backgammon .dice", "#match-line"],
                       f"backgammon-dice-{lang}")  # fmt: skip
     play(pages[mover], first["legal"][0])
     expect(pages[other].locator("#cube-double")).to_be_visible()

@@ -200,7 +200,11 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   const cubeBar = h("div", { className: "cube-bar", id: "cube-bar", hidden: true }, cubeText, cubeButtons);
   cubeBar.setAttribute("role", "group");
   cubeBar.setAttribute("aria-label", t("cube.name"));
-  svg.after(cubeBar);
+  // on a game's page it goes under the bottom player's strip (the board and that player's
+  // clock stay together); elsewhere under the board
+  const strip = document.getElementById("strip-bottom");
+  if (strip && strip.parentElement === holder.parentElement) strip.after(cubeBar);
+  else svg.after(cubeBar);
 
   const toBottom = (side, p) => (side === bottom ? p : 25 - p); // a side's point, on screen
   const toSide = (side, pb) => (side === bottom ? pb : 25 - pb);
