@@ -252,10 +252,10 @@ def test_the_board_is_readable(server: Server, new_page: Callable[..., Page]) ->
         page.click("#flat-view")
         expect(page.locator("svg.defiance")).to_have_attribute("data-view", "flat")
         expect(coords).to_have_count(4 * 10)
-        # the a-file's labels stand left of the board in the flat view, the 1-rank's below it
+        # in the flat view the a-file's letter stands in line with the a-file
         box = page.locator("svg.defiance g.cell[data-cell='a1']").bounding_box()
-        label = page.locator("svg.defiance text.coord", has_text=re.compile("^a$")).first
-        where = label.bounding_box()
+        file_a = page.locator("svg.defiance text.coord", has_text=re.compile("^a$")).first
+        where = file_a.bounding_box()
         assert box is not None and where is not None
         assert abs((where["x"] + where["width"] / 2) - (box["x"] + box["width"] / 2)) < 4
         shot(page, f"defiance-readable-flat-{lang}")

@@ -29,6 +29,8 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
 
 def sign_up(page: Page, server: Server, name: str) -> None:
     page.goto(server.url + "/lobby")
+    if page.locator("#menu-button").is_visible():  # a phone: the header's links are in its menu
+        page.click("#menu-button")
     page.click("#signup-link")
     page.fill("#username", name)
     page.fill("#password", PASSWORD)

@@ -90,6 +90,7 @@ SITE = words(
     word("play.announce", "{side}: {move}."),
     word("play.load_failed", "Could not load this game — trying again…"),
     word("nav.skip", "Skip to the content"),
+    word("nav.menu", "Menu"),  # the phone's button that opens the pages and the account's links
     word("play.first", "Start"),
     word("play.prev", "Back"),
     word("play.next", "Forward"),

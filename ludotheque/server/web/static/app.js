@@ -67,7 +67,18 @@ const board = boardModule.createBoard($("board"), {
   ask,
   onTurn,
   giveUp: () => send({ type: "resign" }), // a board that asks its own questions before resigning
+  announce: (text) => tell(text), // a piece chosen, for screen readers
 });
+
+// The page's live region says ``text`` (emptied first, so that the same words said twice are
+// heard twice).
+let telling = null;
+function tell(text) {
+  const region = $("announce");
+  region.textContent = "";
+  clearTimeout(telling);
+  telling = setTimeout(() => (region.textContent = text), 60);
+}
 
 // the analysis of a finished game, hints where they are fair, the analysis board (analysis-panel.js)
 const analysis = attachAnalysis({ mode, token, sideName: (side) => sideName(side), step: (ply) => step(ply), play: (notation) => submit(notation) });

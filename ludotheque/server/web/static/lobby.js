@@ -185,16 +185,18 @@ function seekItem(seek) {
   li.append(text);
   const actions = document.createElement("span");
   actions.className = "actions";
+  // each button names the challenge it acts on (screen readers list many "Accept")
+  const named = (b, key) => (b.setAttribute("aria-label", t(key, { name: seek.name || t("player.anonymous"), what: describe(seek) })), b);
   if (seek.mine) {
-    actions.append(button(t("lobby.withdraw"), () => post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/cancel`)));
+    actions.append(named(button(t("lobby.withdraw"), () => post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/cancel`)), "lobby.withdraw_name"));
   } else {
-    const accepting = button(t("lobby.accept"), () => accept(seek), "primary accept");
+    const accepting = named(button(t("lobby.accept"), () => accept(seek), "primary accept"), "lobby.accept_name");
     if (seek.rated && !signedIn) {
       accepting.disabled = true;
       accepting.title = t("lobby.rated_needs_account");
     }
     actions.append(accepting);
-    if (seek.to_me) actions.append(button(t("lobby.decline"), () => post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/decline`)));
+    if (seek.to_me) actions.append(named(button(t("lobby.decline"), () => post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/decline`)), "lobby.decline_name"));
   }
   li.append(actions);
   return li;
@@ -238,6 +240,8 @@ function render(view) {
     watch.href = g.url;
     watch.className = "watch";
     watch.textContent = t("lobby.watch");
+    const nameOf = (p) => p.name || t("player.anonymous");
+    watch.setAttribute("aria-label", t("lobby.watch_name", { a: nameOf(pa), b: nameOf(pb), game: t(`game.${g.game}`) }));
     li.append(text, " ", watch);
     return li;
   });

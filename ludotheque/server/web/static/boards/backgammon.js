@@ -109,7 +109,7 @@ function triangle(p, inset = 2) {
   return `${x - PW / 2 + inset},${baseY} ${x + PW / 2 - inset},${baseY} ${x},${tipY}`;
 }
 
-export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, giveUp }) {
+export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, giveUp, announce = () => {} }) {
   const { tools, flipped } = boardTools(holder, t, () => {
     orient();
     markLast(lastFound);
@@ -200,7 +200,11 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   const cubeBar = h("div", { className: "cube-bar", id: "cube-bar", hidden: true }, cubeText, cubeButtons);
   cubeBar.setAttribute("role", "group");
   cubeBar.setAttribute("aria-label", t("cube.name"));
-  svg.after(cubeBar);
+  // on a game's page it goes under the bottom player's strip (the board and that player's
+  // clock stay together); elsewhere under the board
+  const strip = document.getElementById("strip-bottom");
+  if (strip && strip.parentElement === holder.parentElement) strip.after(cubeBar);
+  else svg.after(cubeBar);
 
   const toBottom = (side, p) => (side === bottom ? p : 25 - p); // a side's point, on screen
   const toSide = (side, pb) => (side === bottom ? pb : 25 - pb);
@@ -316,6 +320,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
         }
         selected = mine;
         draw();
+        tellChosen();
         return chooseDie(steps);
       }
     }
@@ -326,11 +331,21 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       const backs = takeBacks();
       if (backs.size) say(t("bg.take_back_hint", { place: [...backs.keys()].map(placeName).join(` ${t("board.or")} `) }));
       draw();
+      tellChosen();
     } else if (selected !== null) {
       selected = null;
       clearChooser();
       draw();
+      tellChosen();
     }
+  }
+
+  // a screen reader hears the checker chosen and how many places it may go (or that the
+  // choice was taken back)
+  function tellChosen() {
+    if (selected === null) return announce(t("board.unchosen"));
+    const n = turn ? new Set(turn.next.filter((s) => s.src === selected).map((s) => s.dst)).size : 0;
+    announce(t("board.chosen.checker", { place: placeName(selected), n }));
   }
 
   function chooseDie(options) {
@@ -604,6 +619,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       }
       clearChooser();
       draw();
+      if (selected !== null) tellChosen();
     },
     true,
   );

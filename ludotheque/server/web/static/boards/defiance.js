@@ -50,7 +50,7 @@ export function parsePosition(position) {
   return { n, counters, pools: { rebels: pool.r, imperium: pool.i }, commands: cmds, side };
 }
 
-export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
+export function createBoard(holder, { t, onMove, say, ask, onTurn, announce = () => {} }) {
   const { tools, flipped } = boardTools(holder, t, () => {
     layout();
     draw();
@@ -273,6 +273,10 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     onTurn({ canFinish: false, canUndo: true, labels: labels() });
     followStage();
     draw();
+    // a screen reader hears the cell (or the counter turned there) and its directions
+    const n = new Set(mine.map((a) => a.slice(name.length + 1))).size;
+    const counter = kind === "@" && pos ? pos.counters[name] : null;
+    announce(counter ? t("board.chosen.counter", { side: counter.side, cell: name, n }) : t("board.chosen.cell", { cell: name, n }));
   }
 
   function clickDirection(dir) {
@@ -298,6 +302,8 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
       commandSrc = commandSrc === name ? null : name;
       followStage();
       draw();
+      const n = new Set(fromHere.map((m) => m.dst)).size;
+      announce(commandSrc ? t("board.chosen.command", { point: name, n }) : t("board.unchosen"));
     }
   }
 
