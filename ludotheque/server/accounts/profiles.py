@@ -84,7 +84,8 @@ def profile(db: Session, user: UserRow, viewer_id: int | None, lang: str = "en")
             "id": game.id, "game": game.game, "ruleset": game.ruleset, "side": mine.side,
             "control": game.control, "rated": bool(game.rated), "result": result,
             "reason": game.reason, "change": None if mine.change is None else round(mine.change),
-            "opponent": None if opponent is None else opponent.username,
+            "opponent": None if opponent is None or opponent.closed_at else opponent.username,
+            "opponent_closed": opponent is not None and opponent.closed_at is not None,
             "opponent_level": None if opponent is None else opponent.level,
             "url": url, "when": (game.finished_at or game.created_at).isoformat(),
         })  # fmt: skip
@@ -110,6 +111,7 @@ def leaderboard(db: Session, game: str, ruleset: str) -> Board:
         select(RatingRow, UserRow)
         .join(UserRow, UserRow.id == RatingRow.user_id)
         .where(RatingRow.game == game, RatingRow.ruleset == ruleset, RatingRow.games > 0)
+        .where(UserRow.closed_at.is_(None))  # a closed account's ratings leave the board
         .order_by(RatingRow.rating.desc())
         .limit(4 * BOARD_SIZE)
     ).all()
@@ -186,12 +188,15 @@ def named(db: Session, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     found: dict[str, dict[str, dict[str, Any]]] = {}
     if ids:
         rows = db.execute(
-            select(PlayerRow.game_id, PlayerRow.side, UserRow.username, UserRow.level)
+            select(PlayerRow.game_id, PlayerRow.side, UserRow.username, UserRow.level,
+                   UserRow.closed_at)
             .join(UserRow, UserRow.id == PlayerRow.user_id)
             .where(PlayerRow.game_id.in_(ids))
-        ).all()
-        for game_id, side, username, level in rows:
-            found.setdefault(game_id, {})[side] = {"name": username, "level": level}
+        ).all()  # fmt: skip
+        for game_id, side, username, level, closed in rows:
+            found.setdefault(game_id, {})[side] = {
+                "name": None if closed else username, "level": level, "closed": bool(closed),
+            }  # fmt: skip
     return [{**g, "people": found.get(g["id"], {})} for g in games]
 
 
