@@ -73,6 +73,8 @@ def test_a_ban_stops_challenges_and_rated_games_and_an_unban_gives_them_back(
         assert refused.status_code == 403, refused.text
         assert refused.json()["code"] == "banned"
         assert "suspendu" in refused.json()["detail"]  # in her language
+    page = alice.get("/account").text  # her page says so
+    assert 'id="banned-note"' in page and "Votre compte est suspendu depuis le" in page
     # she still plays the computer, unrated, and reads the lobby
     casual = alice.post("/api/games", {"game": "general", "mode": "computer"})
     assert casual.status_code == 201
@@ -80,6 +82,7 @@ def test_a_ban_stops_challenges_and_rated_games_and_an_unban_gives_them_back(
     lifted = moderate(client, unban, user_id(alice), "mod")
     assert lifted is not None and lifted.lifted_by == "mod" and lifted.lifted_at is not None
     assert moderate(client, unban, user_id(alice), "mod") is None
+    assert 'id="banned-note"' not in alice.get("/account").text
     accepted = alice.post(f"/api/lobby/seeks/{bob_seek}/accept")
     assert accepted.status_code == 200, accepted.text
     again = alice.post("/api/games", rated)

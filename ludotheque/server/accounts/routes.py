@@ -89,8 +89,9 @@ async def _account_form(request: Request, name: str) -> Response:
     refused (409): a form left open in another tab never switches accounts silently."""
     form = await request.form()
     person = _person(request)
-    typed = str(form.get("username") or "")
-    username = typed[:100]  # shown again as typed (a name too long is refused, never cut)
+    # shown again as typed, whatever its length (refused if too long, never cut; the body's
+    # own limit bounds it)
+    username = typed = str(form.get("username") or "")
     target = _next(form.get("next"))
     secret: bytes = request.app.state.secret
     device = read_device(secret, request.cookies.get(DEVICE_COOKIE))

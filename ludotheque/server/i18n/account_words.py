@@ -66,4 +66,8 @@ ACCOUNT = words(
     ),
     word("chat.offline", "Offline: your messages go out when the connection is back."),
     word("chat.not_sent", "Not sent: {reason}"),
+    word(
+        "chat.too_long",
+        "Not sent: a message has at most {most} characters (this one has {length}).",
+    ),
 )

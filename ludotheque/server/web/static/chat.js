@@ -17,6 +17,7 @@ const $ = (id) => document.getElementById(id);
 const OFF_KEY = "ludotheque.chat";
 const MUTED_KEY = "ludotheque.muted";
 const ANSWER_MS = 8000; // a line unanswered this long while online is sent again
+const MOST = 300; // characters a line may have once cleaned (the server's chat.rules.MAX_LENGTH)
 const SOUND_GAP_MS = 2500; // at most one chat sound this often
 
 function localMuted() {
@@ -68,6 +69,14 @@ export function createChat({ t, send, sideName, online = () => true }) {
     if (message.name) return message.name;
     if (message.side) return sideName(message.side);
     return t("player.anonymous");
+  }
+
+  // how one's own lines are signed once stored: as the last of them was, else the side's name
+  function myName() {
+    const mine = messages.findLast((m) => m.sender === me);
+    if (mine) return nameOf(mine);
+    if (me && me.startsWith("side:")) return sideName(me.slice(5));
+    return t("chat.you");
   }
 
   function showError(text) {
@@ -129,7 +138,7 @@ export function createChat({ t, send, sideName, online = () => true }) {
     row.className = "mine pending";
     row.dataset.nonce = line.nonce;
     const who = document.createElement("strong");
-    who.textContent = `${t("chat.you")}: `;
+    who.textContent = `${myName()}: `;
     const text = document.createElement("span");
     text.className = "text";
     text.textContent = line.text;
@@ -228,6 +237,9 @@ export function createChat({ t, send, sideName, online = () => true }) {
     const raw = input.value;
     const text = raw.trim();
     if (!text) return;
+    // far too long for any cleaning to bring it under the limit: said here, never sent (the
+    // server refuses the rest, saying the same; the input never cuts what was typed)
+    if (text.length > 2 * MOST) return showError(t("chat.too_long", { most: MOST, length: text.length }));
     showError("");
     const line = { nonce: randomName(), text, raw, typed: false, sentAt: null };
     if (!outbox.length && online() && performance.now() >= holdUntil) {
