@@ -25,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .accounts.routes import router as account_router
+from .accounts.settings import router as settings_router
 from .accounts.throttle import SignInThrottle
 from .accounts.users import Users
 from .analysis.routes import router as analysis_router
@@ -151,6 +152,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.include_router(pages_router)
     app.include_router(docs_router)  # /docs: Swagger UI, vendored
     app.include_router(account_router)
+    app.include_router(settings_router)  # /account: password, games, closing
     app.include_router(lobby_router)
     app.include_router(analysis_router)  # analyses, hints, the analysis board
     app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat

@@ -125,7 +125,9 @@ def test_two_players_meet_play_on_the_clock_and_are_rated(
 
     # and the game is on both profiles, with its replay link
     for page, name, result_class in ((alice, "alice", "result-loss"), (bob, "bob", "result-win")):
-        page.click("#me")
+        page.click("#me")  # the header's name: the account page, which links the profile
+        page.wait_for_url("**/account")
+        page.click("#profile-link")
         page.wait_for_url(f"**/@/{name}")
         row = page.locator(f'#profile-games tr[data-game-id="{game_id}"]')
         expect(row).to_have_count(1)

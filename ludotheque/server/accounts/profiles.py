@@ -126,7 +126,8 @@ def _games(
             "id": game.id, "game": game.game, "ruleset": game.ruleset, "side": mine.side,
             "control": game.control, "rated": bool(game.rated), "result": result,
             "reason": game.reason, "change": None if mine.change is None else round(mine.change),
-            "opponent": None if opponent is None else opponent.username,
+            "opponent": None if opponent is None or opponent.closed_at else opponent.username,
+            "opponent_closed": opponent is not None and opponent.closed_at is not None,
             "opponent_level": None if opponent is None else opponent.level,
             "url": url, "when": when.isoformat(), "when_text": format_ago(lang, when, moment),
             "when_full": f"{format_moment(lang, when)} UTC",
@@ -156,6 +157,7 @@ def leaderboard(db: Session, game: str, ruleset: str) -> Board:
         select(RatingRow, UserRow)
         .join(UserRow, UserRow.id == RatingRow.user_id)
         .where(RatingRow.game == game, RatingRow.ruleset == ruleset, RatingRow.games > 0)
+        .where(UserRow.closed_at.is_(None))  # a closed account's ratings leave the board
         .order_by(RatingRow.rating.desc(), UserRow.username)
         .limit(4 * BOARD_SIZE)
     ).all()
@@ -176,19 +178,22 @@ def boards() -> list[tuple[str, str]]:
 
 def named(db: Session, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``games`` (the archive's rows) with who played each side, by name (``people`` maps a
-    side to its account's name or computer level; sides without an account are left out),
-    and each game's time control (``control``)."""
+    side to its account's name or computer level, a closed account's without its name; sides
+    without an account are left out), and each game's time control (``control``)."""
     ids = [g["id"] for g in games]
     found: dict[str, dict[str, dict[str, Any]]] = {}
     controls: dict[str, str | None] = {}
     if ids:
         rows = db.execute(
-            select(PlayerRow.game_id, PlayerRow.side, UserRow.username, UserRow.level)
+            select(PlayerRow.game_id, PlayerRow.side, UserRow.username, UserRow.level,
+                   UserRow.closed_at)
             .join(UserRow, UserRow.id == PlayerRow.user_id)
             .where(PlayerRow.game_id.in_(ids))
-        ).all()
-        for game_id, side, username, level in rows:
-            found.setdefault(game_id, {})[side] = {"name": username, "level": level}
+        ).all()  # fmt: skip
+        for game_id, side, username, level, closed in rows:
+            found.setdefault(game_id, {})[side] = {
+                "name": None if closed else username, "level": level, "closed": bool(closed),
+            }  # fmt: skip
         for game_id, control in db.execute(
             select(GameRow.id, GameRow.control).where(GameRow.id.in_(ids))
         ).all():

@@ -40,6 +40,7 @@ class ProfileGame(Answer):
     reason: str | None
     change: int | None = Field(description="the rating change, once rated")
     opponent: str | None
+    opponent_closed: bool = Field(description="the opponent closed their account")
     opponent_level: str | None
     url: str | None
     when: str = Field(description="ISO 8601: when it ended (when it began, if being played)")

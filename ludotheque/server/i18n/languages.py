@@ -16,6 +16,7 @@ from typing import Any
 from babel.dates import format_date, format_datetime, format_timedelta
 from babel.numbers import format_decimal
 
+from .account_words import ACCOUNT
 from .analysis_words import ANALYSIS
 from .board_words import BOARD
 from .catalog import LANGUAGES, npgettext, pgettext
@@ -26,7 +27,7 @@ from .site_words import SITE
 
 __all__ = ["LANGUAGES", "pick_language", "texts", "translate"]
 
-PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **BOARD, **LISTS}
+PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **ACCOUNT, **BOARD, **LISTS}
 """The words every page gives its scripts (the analysis's come with its own module)."""
 KEYED: dict[str, English] = {**PAGE_WORDS, **ANALYSIS}
 """Every word the pages and scripts ask for by key, in English."""

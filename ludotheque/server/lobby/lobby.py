@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session
 from ... import load
 from .. import timesource
 from ..accounts.identity import Who
+from ..accounts.moderation import check_not_banned
 from ..accounts.rules import username_key
 from ..accounts.users import Users
 from ..clock.controls import control_names
@@ -253,6 +254,7 @@ class Lobby:
         replaces the owner's other one and is paired at once if it can be."""
         if who.key is None:
             raise GameError(SEEK_GONE, "bad-seek", 400)
+        await self._not_banned(who)
         kind = "quick" if spec.get("kind") == "quick" else "open"
         game = str(spec.get("game") or "")
         if game not in available():
@@ -270,7 +272,7 @@ class Lobby:
         opponent_name: str | None = None
         if kind == "open" and spec.get("opponent"):
             target = await self.users.named(str(spec["opponent"]))
-            if target is None or target.level is not None:
+            if target is None or target.level is not None or target.closed:
                 raise GameError(
                     NO_SUCH_PLAYER.given(name=str(spec["opponent"])[:40]),
                     "no-such-player", 404,
@@ -324,6 +326,11 @@ class Lobby:
             await self.wave()
         return {"id": seek.id}
 
+    async def _not_banned(self, who: Who) -> None:
+        """A banned account neither posts nor accepts (``moderation.Banned``)."""
+        user_id = who.user.id if who.user is not None else None
+        await check_not_banned(self.service.run_db, self.service.sessions, user_id)
+
     async def _withdraw(self, who: Who, seek_id: str, status: str) -> None:
         """Take ``seek_id`` out of the lobby: its owner cancels it, or the player it names
         declines it."""
@@ -360,6 +367,7 @@ class Lobby:
         the game."""
         if who.key is None:
             raise GameError(SEEK_GONE, "seek-gone", 409)
+        await self._not_banned(who)
 
         def read() -> SeekRow | None:
             with self.service.sessions() as db:
@@ -581,7 +589,7 @@ def _playing(db: Session) -> list[dict[str, Any]]:
     names: dict[str, dict[str, dict[str, Any]]] = {}
     for p, u in rows:
         names.setdefault(p.game_id, {})[p.side] = {
-            "name": u.username if u is not None else None,
+            "name": u.username if u is not None and u.closed_at is None else None,
             "rating": None if p.rating is None else round(p.rating),
             "provisional": bool(p.provisional),
         }

@@ -157,6 +157,7 @@ class Games:
         if row is None:
             raise GameError(NO_GAME, "not-found", 404)
         place = "its start"
+        closed = {side: known for side, known in people.items() if known.closed}
         try:
             record = Record.new(
                 load(row.game, row.ruleset), start=row.start, players=dict(row.players),
@@ -178,6 +179,9 @@ class Games:
                 session.seq = ev.seq + 1
                 if sets_clock(ev.kind, ev.data):
                     session.clock_seq = session.seq
+            for side, known in closed.items():  # its name is gone, in the page and record
+                session.people[side] = known
+                record.players[side] = "human"
         except Exception as exc:  # whatever the stored data did, this game alone suffers
             raise Unreadable(f"{place}: {type(exc).__name__}: {exc}") from exc
         return session

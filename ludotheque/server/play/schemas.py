@@ -76,6 +76,7 @@ class Control(Answer):
 
 class PersonView(Answer):
     name: str | None = Field(description="the account's name (`null`: anonymous or computer)")
+    closed: bool = Field(description="a closed account (its name is no longer shown)")
     level: str | None = Field(description="the computer's level, for the computer")
     rating: int | None
     provisional: bool

@@ -57,7 +57,7 @@ function onTurn({ canFinish, canUndo, hidden, labels }) {
 }
 
 // what sits around the board: players and clocks, the chat, sounds and notices (table.js)
-const plugins = extensions({ t, send: (message) => send(message), sideName: (side) => sideName(side), mode });
+const plugins = extensions({ t, send: (message) => send(message), sideName: (side) => sideName(side), mode, online: () => online });
 
 const board = boardModule.createBoard($("board"), {
   t,
@@ -191,7 +191,8 @@ function handle(message) {
   } else if (message.type === "partial" && waiting.has(message.id)) {
     waiting.get(message.id)(message);
     waiting.delete(message.id);
-  } else if (message.type === "error") {
+  } else if (message.type === "error" && typeof message.id !== "string") {
+    // (an answer to the chat, whose ids are words, is the chat's: shown beside it)
     pending = false;
     say(message.message, true);
     render();

@@ -65,7 +65,7 @@ function createTable({ t, send, sideName, mode }) {
     const parts = [];
     if (!who) parts.push(snap.computer && snap.computer.side === side ? t(`player.computer.${snap.computer.level}`) : t("player.anonymous"));
     else if (who.level) parts.push(t(`player.computer.${who.level}`));
-    else parts.push(who.name || t("player.anonymous"));
+    else parts.push(who.closed ? t("player.closed") : who.name || t("player.anonymous"));
     return parts.join(" ");
   }
 
