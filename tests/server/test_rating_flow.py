@@ -83,9 +83,11 @@ def test_a_rated_game_is_rated_once(client: TestClient) -> None:
 
 def test_the_next_game_starts_from_the_new_ratings(client: TestClient) -> None:
     alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
-    _, a, _b = rated_game(client, alice, bob)
+    _, a, b = rated_game(client, alice, bob)
     client.post(f"/api/play/{a}/resign", json={})
     after = rated_view(client, a)["table"]["ratings"]
+    assert client.post(f"/api/play/{a}/rematch", json={}).json()["waiting"]  # offered
+    assert not client.post(f"/api/play/{b}/rematch", json={}).json()["waiting"]  # accepted
     rematch = client.post(f"/api/play/{a}/rematch", json={}).json()
     view = client.get(rematch["url"].replace("/play/", "/api/play/")).json()
     people = view["table"]["people"]

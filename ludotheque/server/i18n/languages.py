@@ -21,11 +21,12 @@ from .board_words import BOARD
 from .catalog import LANGUAGES, npgettext, pgettext
 from .keyed import English
 from .place_words import PLACE
+from .result_words import RESULT
 from .site_words import SITE
 
 __all__ = ["LANGUAGES", "pick_language", "texts", "translate"]
 
-PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **BOARD}
+PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **BOARD, **RESULT}
 """The words every page gives its scripts (the analysis's come with its own module)."""
 KEYED: dict[str, English] = {**PAGE_WORDS, **ANALYSIS}
 """Every word the pages and scripts ask for by key, in English."""
