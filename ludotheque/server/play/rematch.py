@@ -194,16 +194,22 @@ async def decline_rematch(service: GameService, session: GameSession, seat: str)
 
 async def lapse_rematch(service: GameService, session: GameSession) -> bool:
     """After a player left a finished game's page: once they have been away for
-    ``REMATCH_LAPSE`` seconds, the standing rematch offer lapses (written in the log, and
-    told to whoever is still there). Whether it lapsed."""
+    ``REMATCH_LAPSE`` seconds, the standing rematch offer lapses (``lapse_now``). Whether it
+    lapsed."""
     await asyncio.sleep(REMATCH_LAPSE + 0.25)
+    return await lapse_now(service, session)
+
+
+async def lapse_now(service: GameService, session: GameSession) -> bool:
+    """If a player has been away for ``REMATCH_LAPSE`` seconds, the rematch offer that was
+    standing lapses: written in the log, and told to whoever is still there. Whether it did."""
     async with session.lock:
         await service.refresh(session)
         now = service.now()
         gone = gone_for(session, now)
         if session.rematch_by is None or gone is None or session.rematch_id is not None:
             return False
-        if session.rematch_declined is not None or standing_rematch(session, now) is not None:
+        if session.rematch_declined is not None or session.rematch_lapsed is not None:
             return False
         try:
             await _write(service, session, ("rematch-lapse", {"side": gone}))

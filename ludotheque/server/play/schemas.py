@@ -210,6 +210,7 @@ class ArchiveEntry(Answer):
     winner: str | None
     reason: str | None
     finished_at: str | None = Field(description="ISO 8601, UTC")
+    moves: int = Field(description="moves logged in the game (rolls aside)")
     people: dict[str, str] = Field(description="side → the account's name or computer level")
 
 
