@@ -271,7 +271,7 @@ def test_a_rematch_at_one_screen_and_against_the_computer_starts_at_once(
     client: TestClient,
 ) -> None:
     for spec in ({"mode": "local"}, {"mode": "computer", "level": "easy"}):
-        token = token_of(new_game(client, **spec)["seats"]["both"])  # type: ignore[arg-type]
+        token = token_of(new_game(client, **spec)["seats"]["both"])
         act(client, token, "resign")
         made = act(client, token, "rematch").json()
         assert made["url"].startswith("/play/") and not made["waiting"]
