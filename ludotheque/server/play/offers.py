@@ -18,6 +18,9 @@ The rules, as lichess plays them:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from ...core import CHANCE
 from .session import BOTH, WATCH, GameSession
 
 DRAWN_GAMES = frozenset({"general", "defiance"})
@@ -41,27 +44,35 @@ def seat_side(session: GameSession, seat: str) -> str | None:
     return sides[0] if len(sides) == 1 else None
 
 
+def _chosen(session: GameSession) -> Iterator[tuple[int, str]]:
+    """Each move a side chose, as (its ply counted from 1, the side), from the start: rolls
+    and forced passes are nobody's choice. Lazy, so that a question about the first moves
+    reads only those (a state's side to move says whose ply follows it)."""
+    record = session.record
+    states, moves = record.states, record.moves
+    made = 0
+    for i in range(len(states) - 1):
+        side = states[i].to_move
+        if side == CHANCE:
+            continue
+        text = moves[made]
+        made += 1
+        if text != "pass":
+            yield i + 1, str(side)
+
+
 def moves_by(session: GameSession, side: str, after: int = 0) -> list[int]:
-    """The plies (counted from 1) of the moves ``side`` chose after ply ``after`` (rolls and
-    forced passes are nobody's choice)."""
-    states = session.record.states
-    return [
-        i + 1
-        for i, (kind, text) in enumerate(session.record.plies)
-        if i >= after and kind == "move" and text != "pass" and states[i].to_move == side
-    ]
+    """The plies (counted from 1) of the moves ``side`` chose after ply ``after``."""
+    return [ply for ply, who in _chosen(session) if who == side and ply > after]
 
 
 def may_abort(session: GameSession, seat: str) -> bool:
     """Whether ``seat`` may abort its game now: a player of a game going on, none of whose
     sides has moved yet."""
     sides = seat_sides(session, seat)
-    return (
-        bool(sides)
-        and seat != WATCH
-        and not session.finished
-        and not any(moves_by(session, side) for side in sides)
-    )
+    if not sides or seat == WATCH or session.finished:
+        return False
+    return not any(who in sides for _, who in _chosen(session))
 
 
 def has_draws(session: GameSession) -> bool:
