@@ -300,3 +300,23 @@ def test_resign_asks_in_the_page_and_is_answered_from_the_keyboard(
     expect(dialog).to_be_hidden()
     expect(general.locator("#result .result-head")).to_have_text(words["won"])
     assert not rebels.errors and not general.errors  # type: ignore[attr-defined]
+
+
+def test_a_rematch_offer_lapses_when_its_player_leaves(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    rebels, general = (person(new_page, server, "en", "desktop") for _ in range(2))
+    friends(server, rebels, general)
+    rebels.click("#resign")
+    rebels.click("#confirm-yes")
+    general.click("#rematch")
+    expect(rebels.locator("#rematch-offer")).to_be_visible()
+    general.close()  # the offerer leaves the page: after a few seconds the offer is gone
+    expect(rebels.locator("#rematch-offer")).to_be_hidden(timeout=15_000)
+    expect(rebels.locator("#rematch-status")).to_have_text(
+        "Your opponent left: the rematch offer lapsed."
+    )
+    expect(rebels.locator("#rematch")).to_be_hidden()  # nobody to offer it to
+    shot(rebels, "rematch-lapsed-en-desktop")
+    clean(rebels, "a lapsed rematch offer")
+    assert not rebels.errors  # type: ignore[attr-defined]

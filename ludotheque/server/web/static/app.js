@@ -438,8 +438,11 @@ function renderControls(live) {
   const standing = between && !snap.rematch ? offers.rematch : null;
   const offered = Boolean(standing) && !ours(standing);
   const waiting = Boolean(standing) && ours(standing);
+  // an opponent away from the page is offered nothing (it would lapse): they may come back
+  const away = Object.keys((snap.table && snap.table.away) || {});
+  const opponentAway = between && !snap.rematch && away.some((side) => !ours(side));
   $("rematch-offer").hidden = !offered;
-  $("rematch").hidden = !(player && over) || offered || waiting || iDeclined || theyDeclined;
+  $("rematch").hidden = !(player && over) || offered || waiting || iDeclined || theyDeclined || opponentAway;
   const declined = $("rematch-declined");
   declined.hidden = !(iDeclined || theyDeclined);
   declined.textContent = iDeclined ? t("play.rematch_you_declined") : theyDeclined ? t("play.rematch_declined") : "";
@@ -447,11 +450,10 @@ function renderControls(live) {
   const labels = (boardModule.nextLabels && boardModule.nextLabels(snap, t)) || {};
   const lapsed = between && !standing && !snap.rematch && !snap.rematch_declined ? offers.rematch_lapsed : null;
   const note = $("rematch-status");
-  const noteText = waiting
-    ? labels.waiting || t("play.rematch_waiting")
-    : lapsed
-      ? t(ours(lapsed) ? "play.rematch_lapsed_you" : "play.rematch_lapsed_them")
-      : "";
+  let noteText = "";
+  if (waiting) noteText = labels.waiting || t("play.rematch_waiting");
+  else if (lapsed) noteText = t(ours(lapsed) ? "play.rematch_lapsed_you" : "play.rematch_lapsed_them");
+  else if (opponentAway && !offered && !theyDeclined && !iDeclined) noteText = t("clock.opponent_left");
   note.hidden = !noteText;
   if (note.textContent !== noteText) note.textContent = noteText;
   // a watcher is offered the players' rematch as soon as it exists
