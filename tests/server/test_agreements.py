@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from ludotheque.record import Record
-from ludotheque.server.play.offers import OFFER_AGAIN_AFTER, REMATCH_LAPSE
+from ludotheque.server.clock.controls import HAS_DRAWS
+from ludotheque.server.play.offers import DRAWN_GAMES, OFFER_AGAIN_AFTER, REMATCH_LAPSE
 from ludotheque.server.play.rematch import lapse_now
 from ludotheque.server.rating import jobs as rating_jobs
 from ludotheque.server.store.db import GameRow
@@ -164,6 +165,10 @@ def test_an_offer_stands_until_the_opponent_moves(client: TestClient) -> None:
     act(client, general, "draw-offer")
     move(client, general, "c2-c3")
     assert view(client, rebels)["offers"]["draw"] == "general"
+
+
+def test_draw_offers_are_for_the_games_that_have_draws() -> None:
+    assert {game for game, draws in HAS_DRAWS.items() if draws} == DRAWN_GAMES
 
 
 def test_no_draw_offers_in_backgammon_nor_at_one_screen_nor_from_watchers(
