@@ -133,7 +133,7 @@ def test_bearing_off_to_the_end_and_the_dice_verified(
     point(page, "1")
     page.click('svg.backgammon g.pt[data-point="off"]')
     page.click("#turn-done")
-    expect(page.locator("#result")).to_contain_text("Won by White")
+    expect(page.locator("#result")).to_contain_text("White won")
     expect(page.locator("#result")).to_contain_text("all checkers borne off")
     page.click("#verify-dice")
     expect(page.locator("#verify-result")).to_have_attribute("data-verified", "yes")
@@ -215,7 +215,7 @@ def test_against_the_computer_to_the_end(server: Server, new_page: Callable[...,
             break
         # the computer may finish the game on its own turn: wait for our turn or the end
         expect(page.locator("#status")).to_contain_text(
-            re.compile("White to move|Won by"), timeout=30_000
+            re.compile("White to move|You won|You lost"), timeout=30_000
         )
         if page.locator("#result").is_visible():
             break

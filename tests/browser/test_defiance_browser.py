@@ -157,7 +157,7 @@ def test_the_rebels_win(server: Server, new_page: Callable[..., Page]) -> None:
     direction(page, "N")
     expect(page.locator("svg.defiance .pnt .target")).to_have_count(0)
     page.click("#turn-done")
-    expect(page.locator("#result")).to_contain_text("Won by Rebels")
+    expect(page.locator("#result")).to_contain_text("The Rebels won")
     expect(page.locator("#result")).to_contain_text("four sectors")
     expect(page.locator(".progress")).to_have_attribute("data-sectors", "4")
     shot(page, "defiance-rebels-win")
@@ -171,7 +171,7 @@ def test_the_imperium_wins(server: Server, new_page: Callable[..., Page]) -> Non
     point(page, "P7.8")  # choose which Command moves
     point(page, "P7.9")
     page.click("#turn-done")
-    expect(page.locator("#result")).to_contain_text("Won by Imperium")
+    expect(page.locator("#result")).to_contain_text("The Imperium won")
     expect(page.locator("#result")).to_contain_text("Rebel Command is captured")
     shot(page, "defiance-imperium-wins")
 

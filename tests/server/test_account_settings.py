@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
@@ -153,12 +154,13 @@ def test_closing_an_account_anonymises_it_ends_its_sessions_and_keeps_its_name(
                 ws.send_json({"type": "chat", "text": "hello from alice", "id": "a1"})
                 while ws.receive_json().get("id") != "a1":
                     pass
-    client.post(f"/api/play/{general}/resign", json={})  # a finished game, in the archive
+    bob.post(f"/api/play/{general}/resign", csrf=False)  # a finished game, in the archive
     service = client.app.state.service  # type: ignore[attr-defined]
     alice_id = int(alice.get("/api/me").json()["user"]["id"])
     with service.sessions() as db:
         db.add(RatingRow(user_id=alice_id, game="general", ruleset="default", rating=1600.0,
-                         deviation=60.0, volatility=0.06, games=30, wins=20))  # fmt: skip
+                         deviation=60.0, volatility=0.06, games=30, wins=20,
+                         last_played=datetime.now(UTC)))  # fmt: skip
         db.commit()
     assert "alice" in client.get("/leaderboard?game=general").text
     refused = form(alice, "/account", "/account/close", password="not it", confirm="yes")
@@ -182,7 +184,8 @@ def test_closing_an_account_anonymises_it_ends_its_sessions_and_keeps_its_name(
     assert view["table"]["people"]["rebels"]["closed"] is True
     assert view["table"]["people"]["general"]["name"] == "bob"
     assert fresh.get(f"/api/games/{created['id']}/record").json()["players"]["rebels"] == "human"
-    with fresh.websocket_connect(f"/ws/{general}") as ws:
+    bobs = Person(fresh, bob.jar, "bob")  # bob, on the new process (his seat is his)
+    with bobs.acting() as c, c.websocket_connect(f"/ws/{general}") as ws:
         while (history := ws.receive_json())["type"] != "chat-history":
             pass
     assert [(m["name"], m["text"]) for m in history["messages"]] == [("", "hello from alice")]

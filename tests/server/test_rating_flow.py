@@ -86,9 +86,11 @@ def test_a_rated_game_is_rated_once(client: TestClient) -> None:
 
 def test_the_next_game_starts_from_the_new_ratings(client: TestClient) -> None:
     alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
-    _, a, _b = rated_game(client, alice, bob)
+    _, a, b = rated_game(client, alice, bob)
     alice.post(f"/api/play/{a}/resign", csrf=False)
     after = rated_view(alice, a)["table"]["ratings"]
+    assert alice.post(f"/api/play/{a}/rematch", csrf=False).json()["waiting"]  # offered
+    assert not bob.post(f"/api/play/{b}/rematch", csrf=False).json()["waiting"]  # accepted
     rematch = alice.post(f"/api/play/{a}/rematch", csrf=False).json()
     view = alice.get(rematch["url"].replace("/play/", "/api/play/")).json()
     people = view["table"]["people"]

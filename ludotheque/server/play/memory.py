@@ -330,18 +330,26 @@ class Games:
         return len(idle)
 
     async def archive(self, limit: int = 200) -> list[dict[str, Any]]:
-        """Finished games, newest first."""
+        """Finished games, newest first, with the number of moves in each (a game without
+        any has nothing to analyse)."""
+        moves = (
+            select(func.count(EventRow.id))
+            .where(EventRow.game_id == GameRow.id, EventRow.kind == "move")
+            .correlate(GameRow)
+            .scalar_subquery()
+        )
 
-        def read() -> list[GameRow]:
+        def read() -> list[tuple[GameRow, int]]:
             with self.sessions() as db:
-                return list(
-                    db.scalars(
-                        select(GameRow)
+                return [
+                    (row, int(count))
+                    for row, count in db.execute(
+                        select(GameRow, moves)
                         .where(GameRow.finished_at.is_not(None))
                         .order_by(GameRow.finished_at.desc())
                         .limit(limit)
                     ).all()
-                )
+                ]
 
         rows = await self.db.run(read)
         return [
@@ -354,6 +362,7 @@ class Games:
                 "winner": r.winner,
                 "reason": r.reason,
                 "finished_at": r.finished_at.isoformat() if r.finished_at else None,
+                "moves": count,
             }
-            for r in rows
+            for r, count in rows
         ]

@@ -258,8 +258,10 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
       snap = newSnap;
       plies = shown;
       const over = Boolean(snap.outcome);
-      section.hidden = !over;
-      if (over && !started) {
+      // a game without moves, or aborted before it began, has nothing to analyse
+      const analysable = over && snap.outcome.reason !== "aborted" && snap.history.some((h) => h.kind === "move");
+      section.hidden = !analysable;
+      if (analysable && !started) {
         started = true;
         look();
       }

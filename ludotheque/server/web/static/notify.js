@@ -201,9 +201,19 @@ export function createNotifier({ t, mode }) {
         play("offer");
         notify(t("notify.undo"), t("play.undo_request"), `undo-${snap.id}`);
       }
-      if (snap.rematch && !previous.rematch && snap.my_sides.length) {
+      // an offer of the opponent's: a rematch, a draw
+      const offered = (key) => {
+        const side = snap.offers && snap.offers[key];
+        const before = previous.offers && previous.offers[key];
+        return Boolean(side) && side !== before && snap.my_sides.length > 0 && !snap.my_sides.includes(side);
+      };
+      if (offered("rematch")) {
         play("offer");
         notify(t("notify.rematch"), t("play.rematch_offer"), `rematch-${snap.id}`);
+      }
+      if (offered("draw")) {
+        play("offer");
+        notify(t("notify.draw"), t("play.draw_offer_them"), `draw-${snap.id}`);
       }
       if (snap.outcome && !previous.outcome) setTimeout(() => play("end"), 300);
     },

@@ -1073,7 +1073,10 @@ export function resultNote(snap, t) {
 export function nextLabels(snap, t) {
   const next = (snap.game_extra || {}).next;
   if (next === "next") {
-    return { rematch: t("match.next"), offer: t("match.next_offer"), accept: t("match.next_join"), watch: t("match.watch_next") };
+    return {
+      rematch: t("match.next"), offer: t("match.next_offer"), accept: t("match.next_join"), watch: t("match.watch_next"),
+      waiting: t("match.next_waiting"), go: t("match.next_join"),
+    };  // prettier-ignore
   }
   if (next === "new-match") return { rematch: t("match.new") };
   return null;
