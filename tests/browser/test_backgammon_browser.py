@@ -363,3 +363,20 @@ def test_a_dragged_checker_follows_the_pointer(
     expect(ghost).to_have_count(0)
     expect(page.locator("svg.backgammon .die.used")).to_have_count(1)
     expect(page.locator('svg.backgammon circle.checker[data-point="5"]')).to_have_count(1)
+
+
+def test_a_gammon_is_said_whatever_the_ruleset(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    # the seed's game is played for the win alone: the gammon is said all the same, and the
+    # page says it does not score here
+    page = new_page()
+    start(page, server, "W[1] B[13x5,8x5,6x5] w 21")
+    page.fill("#move-input", "1/off")
+    page.press("#move-input", "Enter")
+    result = page.locator("#result")
+    expect(result).to_contain_text("a gammon: the loser bore off no checker")
+    expect(result).to_contain_text("played for the win alone")
+    expect(result).not_to_contain_text("all checkers borne off")
+    expect(page.locator("#step-info")).to_have_text("Turn 1 of 1")
+    assert not page.errors  # type: ignore[attr-defined]

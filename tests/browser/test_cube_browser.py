@@ -24,10 +24,12 @@ LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 WORDS = {
     "en": {"match": "Match to 5 points", "doubles": "doubles → 2", "takes": "takes",
            "offer": "offers a gammon", "accepts": "accepts", "next": "Next game",
-           "crawford": "Crawford game", "scores": "scores 4 points"},
+           "crawford": "Crawford game", "scores": "scores 4 points",
+           "resigned": "the loser resigned a gammon", "turn": r"^Turn \d+ of \d+$"},
     "fr": {"match": "Match en 5 points", "doubles": "double → 2", "takes": "prend",
            "offer": "propose un gammon", "accepts": "accepte", "next": "Partie suivante",
-           "crawford": "partie Crawford", "scores": "marquent 4 points"},
+           "crawford": "partie Crawford", "scores": "marquent 4 points",
+           "resigned": "le perdant a abandonné un gammon", "turn": r"^Tour \d+ sur \d+$"},
 }  # fmt: skip
 
 
@@ -127,6 +129,14 @@ def test_a_match_at_one_screen(
     moves = page.locator("#move-list")
     for key in ("doubles", "takes", "offer", "accepts"):
         expect(moves).to_contain_text(words[key])
+    # each cube action in its own side's column, as a .mat file writes it
+    columns = ((doubler, "doubles"), (taker, "takes"), (doubler, "offer"), (taker, "accepts"))
+    for side, key in columns:
+        half = moves.locator(f'.half[data-side="{side}"]', has_text=words[key])
+        expect(half).to_have_count(1)
+    # what the resignation gave up, and the counter counts turns, not plies
+    expect(page.locator("#result")).to_contain_text(words["resigned"])
+    expect(page.locator("#step-info")).to_have_text(re.compile(words["turn"]))
     expect(page.locator("#rematch")).to_have_text(words["next"])
     shot(page, f"cube-game-over-{lang}-{size}")
     # the next game of the match: same sides, at 4-0, the Crawford game (no cube decision)

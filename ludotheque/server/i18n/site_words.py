@@ -168,6 +168,18 @@ SITE = words(
     word("bg.bar", "the bar"),
     word("bg.opening", "Opening: white {w}, black {b}"),
     word("bg.pass", "pass"),
+    word("bg.viewing", "Turn {n} of {total}"),
+    word("bg.won_by.single", "a single game: the loser bore off a checker"),
+    word("bg.won_by.gammon", "a gammon: the loser bore off no checker"),
+    word(
+        "bg.won_by.backgammon",
+        "a backgammon: no checker borne off, one still on the bar or in the winner's home",
+    ),
+    word("bg.won_resigned", "the loser resigned {kind}"),
+    word("bg.kind_for_win", "this game is played for the win alone, so it counts as a win"),
+    word(
+        "bg.kind_jacoby", "it counts as a single game: the Jacoby rule, the cube was never turned"
+    ),
     word("bg.pips", "Pips"),
     word("bg.pips_short", "pips"),  # under a pip count in the tray (a few letters)
     word("bg.borne", "off"),

@@ -346,7 +346,9 @@ function render() {
   holder.setAttribute("aria-busy", waitingLive && pending ? "true" : "false");
   $("move-form").classList.toggle("pending", waitingLive && pending);
   // where the view is, the last move included (it used to go blank there)
-  $("step-info").textContent = snap.history.length ? t("play.viewing", { n: plies, total: snap.history.length }) : "";
+  // backgammon counts turns (its plies are rolls, plays and cube actions), the others moves
+  const counted = boardModule.counter ? boardModule.counter(snap.history, plies) : { n: plies, total: snap.history.length, key: "play.viewing" };
+  $("step-info").textContent = snap.history.length ? t(counted.key, counted) : "";
   // watchers, replays and finished games have no move to type: no box that does nothing
   $("move-form").hidden = mode !== "play" || snap.watch || Boolean(snap.outcome);
   const input = $("move-input");
@@ -368,6 +370,9 @@ function renderStatus(live) {
   if (snap.outcome) {
     const o = snap.outcome;
     const words = resultView(snap, { t, sideName, mode });
+    // how the game was won, where the board says more than the reason (a gammon, a backgammon)
+    const told = boardModule.resultDetail ? boardModule.resultDetail(snap, t) : "";
+    if (told) words.detail = told;
     // a game played for points: what it was won for (backgammon's points, the match score)
     const note = boardModule.resultNote ? boardModule.resultNote(snap, t) : "";
     const key = JSON.stringify([words, note]);
@@ -529,8 +534,8 @@ function turnsOf(history) {
   history.forEach((entry, index) => {
     if (!part) part = { side: null, plies: [] };
     part.plies.push({ entry, ply: index + 1 });
-    // rolls, and what a board counts as leading to a move (backgammon's cube), join the move
-    if (entry.kind === "chance" || (boardModule.prefix && boardModule.prefix(entry))) return;
+    // rolls join the move they lead to; a cube action is its side's own part, in its column
+    if (entry.kind === "chance") return;
     part.side = entry.side;
     if (!turn || turn.parts.some((p) => p.side === part.side)) {
       turn = { parts: [] };

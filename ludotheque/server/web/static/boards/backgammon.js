@@ -999,7 +999,31 @@ function cubeText(entry, t) {
 
 // The move list keeps a turn's decisions of the cube (and an offer to resign with its answer)
 // in the part of the checker play that follows them, as the rolls are.
-export const prefix = (entry) => entry.kind === "move" && isCubeWord(entry.text);
+// The counter under the board counts turns, not plies: a turn is a side's roll and play (or
+// pass); rolls and cube actions belong to the turn they open. While a turn is under way (its
+// roll shown, its play not yet), it is counted.
+export function counter(history, plies) {
+  const isPlay = (entry) => entry.kind === "move" && !isCubeWord(entry.text);
+  const playsIn = (entries) => entries.filter(isPlay).length;
+  const shown = history.slice(0, plies);
+  const underWay = (entries) => (entries.length && !isPlay(entries[entries.length - 1]) ? 1 : 0);
+  return { key: "bg.viewing", n: playsIn(shown) + underWay(shown), total: playsIn(history) + underWay(history) };
+}
+
+// How a finished game was won, said under the result: a gammon or a backgammon in every
+// ruleset, with whether it scores (the Jacoby rule, a game played for the win alone); what a
+// resignation gave up. Empty when the reason says it all (a drop, a time-out).
+export function resultDetail(snap, t) {
+  const about = snap.game_extra || {};
+  const o = snap.outcome;
+  if (!o || !o.winner || !about.win_kind) return "";
+  const kind = t(`resign.${about.win_kind}`);
+  if (o.reason === "resignation") return t("bg.won_resigned", { kind });
+  const how = t(`bg.won_by.${about.win_kind}`);
+  if (about.win_kind === "single" || about.kind_scores) return how;
+  const played = about.points === undefined || about.points === null;
+  return `${how} — ${t(played ? "bg.kind_for_win" : "bg.kind_jacoby")}`;
+}
 
 export function historyText(entry, t) {
   if (entry.kind === "chance") {
