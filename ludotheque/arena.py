@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import load
-from .ai.agent import Agent
+from .ai.agent import Agent, tell
 from .ai.levels import make_agent
 from .core import CHANCE
 from .record import Record
@@ -196,7 +196,10 @@ def play_game(
 
 
 def _play_out(record: Record, agents: dict[str, Agent]) -> int:
-    """Play a record to its end (or the safety net); the number of moves played."""
+    """Play a record to its end (or the safety net); the number of moves played. The agents
+    follow the record (its repetitions, its moves against the turn limit)."""
+    for agent in agents.values():
+        tell(agent, record)
     plies = 0
     while record.outcome() is None and plies < MAX_PLIES:
         state = record.state
