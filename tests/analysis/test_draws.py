@@ -12,9 +12,10 @@ from ludotheque.analysis.labels import BLUNDER, MISTAKE
 from ludotheque.analysis.model import DRAWS
 from ludotheque.analysis.text import render
 from ludotheque.record import Record
-from ludotheque.server.analysis.jobs import hint_strength
+from ludotheque.server.analysis.jobs import SoFar, best_in_process, hint_strength
+from ludotheque.server.compute.pool import think
 from ludotheque.server.i18n.languages import translate
-from tests.ai.test_draws import general_may_repeat, rebels_may_repeat
+from tests.ai.test_draws import AHEAD, general_may_repeat, rebels_may_repeat
 
 # The opening of a game that hint 1 drew by repetition at move 27 ("c4-b4" hinted first, at
 # 50%, before moves it valued at 63%: a draw sorted above the rebels' evaluated lead); the
@@ -94,3 +95,22 @@ def test_every_draw_is_said_in_english_and_french() -> None:
         english = translate("en", f"draw.{kind}")
         french = translate("fr", f"draw.{kind}")
         assert "winning position" in english and "position gagnante" in french
+
+
+def test_the_servers_computer_and_hints_are_told_the_record() -> None:
+    record = rebels_may_repeat()
+    # the worker's think(): the computer is shown the record, repetitions included
+    assert think(record.to_json(), "hard", 1) != "a5-a4"
+    assert think(record.to_json(), "easy", 1) != "a5-a4"
+    # hints: the positions before, and the record's moves and turn limit
+    history = [s.position() for s in record.states[:-1]]
+    hints = best_in_process("general", "default", AHEAD, history, 3)
+    assert all(h["move"] != "a5-a4" for h in hints)
+    defiance = Record.new("defiance", "8x8")
+    for move in ("c3>N", "f6>S", "d3>N"):
+        defiance.play(move)
+    position = defiance.state.position()
+    free = best_in_process("defiance", "8x8", position, [], 3)
+    assert all(h["win"] != 0.5 for h in free)
+    last = best_in_process("defiance", "8x8", position, [], 3, SoFar(399, True, 400))
+    assert all(h["win"] == 0.5 for h in last)  # every turn reaches the 400th: a draw
