@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import TextIO
 
 from . import load
-from .ai.agent import Agent
+from .ai.agent import Agent, tell
 from .ai.levels import make_agent
 from .core import CHANCE
-from .record import Record
+from .record import InvalidRecord, Record
 from .stats import Z95, elo_interval, wilson
 
 MAX_PLIES = 5000  # a safety net: every game here ends long before
@@ -196,7 +196,10 @@ def play_game(
 
 
 def _play_out(record: Record, agents: dict[str, Agent]) -> int:
-    """Play a record to its end (or the safety net); the number of moves played."""
+    """Play a record to its end (or the safety net); the number of moves played. The agents
+    follow the record (its repetitions, its moves against the turn limit)."""
+    for agent in agents.values():
+        tell(agent, record)
     plies = 0
     while record.outcome() is None and plies < MAX_PLIES:
         state = record.state
@@ -223,14 +226,21 @@ def run_match(
     save: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     length: int | None = None,
+    resume: bool = False,
 ) -> MatchResult:
     """Play ``games`` games of A against B (``jobs`` processes) and collect the results; in
-    backgammon's ``match`` ruleset each is a match to ``length`` points (7 by default)."""
+    backgammon's ``match`` ruleset each is a match to ``length`` points (7 by default). With
+    ``resume``, a game whose record ``save`` holds already (a stopped run's) is read from it
+    instead of played again (not for matches, whose games are chained)."""
     g = load(game, ruleset)
     match = MatchResult(game, g.ruleset, a, b, (g.sides[0], g.sides[1]))
     work = [(game, ruleset, a, b, i, seed, save is not None, length) for i in range(games)]
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
+        if resume and getattr(g, "stakes_kind", None) != "match":
+            done = [_saved(save, game, i, a, b) for i in range(games)]
+            match.results.extend(r for r in done if r is not None)
+            work = [w for w, r in zip(work, done, strict=True) if r is None]
 
     def collect(result: GameResult) -> None:
         match.results.append(result)
@@ -251,6 +261,29 @@ def run_match(
                 collect(result)
     match.results.sort(key=lambda r: r.index)
     return match
+
+
+def _saved(folder: Path, game: str, index: int, a: str, b: str) -> GameResult | None:
+    """The result of game ``index`` from its saved record, when it is there, finished and
+    played by A and B on the sides game ``index`` gives them."""
+    path = folder / f"{game}-{index:05d}.json"
+    if not path.exists():
+        return None
+    text = path.read_text(encoding="utf-8")
+    try:
+        record = Record.from_json(text)
+    except InvalidRecord:
+        return None
+    first, second = record.game_object.sides
+    a_side = first if index % 2 == 0 else second
+    b_side = second if a_side == first else first
+    outcome = record.outcome()
+    names = record.players
+    if outcome is None or names.get(a_side) != a or names.get(b_side) != b:
+        return None
+    plies = len(record.moves)
+    return GameResult(index, a_side, outcome.winner, outcome.reason, plies, text,
+                      points=record.points())  # fmt: skip
 
 
 def progress_bar(out: TextIO = sys.stderr, width: int = 30) -> Callable[[int, int], None]:

@@ -77,6 +77,10 @@ def _parser() -> argparse.ArgumentParser:
         "--length", type=int, help="backgammon match: points to win a match (1-25; 7 by default)"
     )
     arena.add_argument("--save", type=Path, help="write every game's record into this folder")
+    arena.add_argument(
+        "--resume", action="store_true",
+        help="with --save: read the games already saved there instead of playing them again",
+    )  # fmt: skip
     add_analyse_parser(commands)
     add_solve_parser(commands)
     from .server.ops.admin import add_parser as add_admin_parser
@@ -234,6 +238,7 @@ def _arena(args: argparse.Namespace) -> int:
     match = run_match(
         args.game, args.a, args.b, args.games, seed=args.seed, jobs=args.jobs,
         ruleset=args.ruleset, save=args.save, progress=progress_bar(), length=args.length,
+        resume=args.resume,
     )  # fmt: skip
     print(match.report())
     return 0

@@ -17,6 +17,7 @@ whose notation joins the parts; games may add a factored view on top, never inst
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -140,6 +141,41 @@ class Outcome:
         return self.winner is None
 
 
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """How a game's evaluation reads as an expected score (a draw counting one half), fitted on
+    games between the computer levels (``tools/calibrate_analysis.py``).
+
+    The first side's evaluation ``v`` is worth ``p = 1 / (1 + exp(-(a * atanh(v) + b)))`` to it
+    (the other side's is ``1 - p``). With a ``horizon``, a game that a turn limit will draw is
+    drawn towards one half as the limit nears: with ``m`` moves left,
+    ``1/2 + (p - 1/2) * (1 - exp(-m / horizon))``, so that a lead is worth less the less time
+    there is to turn it into a win. On this scale a draw is exactly one half, so searches can
+    weigh a draw against positions they only evaluated.
+
+    >>> round(Calibration(2.0, 0.0).chance(0.5), 6)
+    0.75
+    """
+
+    a: float
+    b: float
+    horizon: float | None = None
+
+    def chance(self, value: float, moves_left: int | None = None) -> float:
+        """The first side's expected score at its evaluation ``value``, ``moves_left`` moves
+        before a turn limit (``None``: no limit)."""
+        v = max(-0.999999, min(0.999999, value))
+        x = self.a * math.atanh(v) + self.b
+        p = 1 / (1 + math.exp(-max(-50.0, min(50.0, x))))
+        if self.horizon is not None and moves_left is not None:
+            p = 0.5 + (p - 0.5) * (1 - math.exp(-max(0, moves_left) / self.horizon))
+        return p
+
+    def even(self) -> float:
+        """The first side's evaluation that is worth a draw (an expected score of one half)."""
+        return math.tanh(-self.b / self.a)
+
+
 @runtime_checkable
 class Move(Hashable, Protocol):
     """A move: a hashable value whose ``str()`` is its canonical notation."""
@@ -157,6 +193,9 @@ class Game(ABC):
     name: str
     ruleset: str
     sides: tuple[str, ...]
+    calibration: ClassVar[Calibration | None] = None
+    """How ``evaluate`` reads as an expected score (``None``: ``(1 + v) / 2``, the reading of a
+    game whose evaluation was never fitted to results)."""
 
     @abstractmethod
     def start(self) -> State:

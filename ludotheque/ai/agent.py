@@ -11,9 +11,12 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..core import CHANCE, IllegalMove, State
+from ..core import CHANCE, Game, IllegalMove, State
+
+if TYPE_CHECKING:
+    from ..record import Record
 
 
 @runtime_checkable
@@ -112,22 +115,107 @@ class RandomAgent:
         return moves[self.rng.randrange(len(moves))]
 
 
-class Memory:
-    """What an agent has seen of the game so far, to respect a repetition draw it cannot see in
-    a state: a position that has occurred ``limit - 1`` times is a draw if reached again.
+REPEATED = 0.05
+"""The share of its lead the side ahead gives up in a position that occurred before in the game
+(or along a searched line): a lead kept by going round in circles lets the other side repeat
+into a draw."""
 
-    Agents are built per game; the memory counts the positions they are asked about and the
-    positions their own moves lead to (between the two, every position of the game).
+
+class Memory:
+    """What an agent knows of the game so far, for the draws a state cannot show: a position
+    that has occurred ``limit - 1`` times is a draw if reached again (``repetition``), and the
+    game is drawn once ``turn_limit`` moves have been played.
+
+    Agents are built per game. Told the game's record (``follow``), the memory reads the
+    positions, the moves and the record's own draw options from it; otherwise it counts the
+    positions the agent is asked about and those its own moves lead to (between the two, every
+    position of the game) under the game's default draw rules, and the moves between them (one
+    short for an agent that never saw the start).
     """
 
     def __init__(self) -> None:
         self.seen: dict[State, int] = {}
         self.limit: int | None = None
+        self.turn_limit: int | None = None
+        self.moves = 0
+        self.record: Record | None = None
+        self._last: State | None = None
+
+    def follow(self, record: Record) -> None:
+        """Read the game so far from ``record`` from now on (it may go on being played)."""
+        self.record = record
+        self.limit = record.repetition
+        self.turn_limit = record.turn_limit
 
     def observe(self, state: State) -> None:
-        self.limit = getattr(state.game, "repetition_limit", None)
+        """Count ``state`` as a position of the game (nothing when a record is followed)."""
+        if self.record is not None:
+            return
+        game = state.game
+        self.limit = getattr(game, "repetition_limit", None)
+        self.turn_limit = getattr(game, "turn_limit", None)
+        last = self._last
+        if last is not None and last.to_move not in (None, CHANCE) and state != last:
+            self.moves += 1
         self.seen[state] = self.seen.get(state, 0) + 1
+        self._last = state
 
-    def draws(self, child: State) -> bool:
-        """Whether reaching ``child`` now would repeat it into a draw."""
-        return self.limit is not None and self.seen.get(child, 0) + 1 >= self.limit
+    def count(self, state: State) -> int:
+        """How many times ``state`` has occurred in the game so far."""
+        if self.record is not None:
+            return self.record.occurrences(state)
+        return self.seen.get(state, 0)
+
+    def played(self) -> int:
+        """The moves played so far (chance outcomes aside)."""
+        return len(self.record.moves) if self.record is not None else self.moves
+
+    def draws(self, child: State, ahead: int = 1) -> bool:
+        """Whether reaching ``child`` now (a move ahead, or ``ahead`` moves ahead) would repeat
+        it into a draw or reach the turn limit, unless it ends the game by the rules."""
+        if self.limit is not None and self.count(child) + 1 >= self.limit:
+            return child.outcome() is None
+        return (
+            self.turn_limit is not None
+            and self.played() + ahead >= self.turn_limit
+            and (child.outcome() is None)
+        )
+
+    def moves_left(self, ahead: int = 0) -> int | None:
+        """The moves left before the turn limit, ``ahead`` moves from now (``None``: no limit)."""
+        if self.turn_limit is None:
+            return None
+        return self.turn_limit - self.played() - ahead
+
+
+def tell(agent: Agent, record: Record) -> None:
+    """Show a fresh ``agent`` the game so far (``record``, which may go on being played): a
+    memory that can follow a record follows it from now on; another one is shown each position
+    before the current one (and counts those that follow itself)."""
+    memory = getattr(agent, "memory", None)
+    if memory is None:
+        return
+    follow = getattr(memory, "follow", None)
+    if follow is not None:
+        follow(record)
+        return
+    for state in record.states[:-1]:
+        memory.observe(state)
+
+
+def draw_value(game: Game, side: str) -> float:
+    """What a draw is worth to ``side`` on the scale of the game's evaluation: the evaluation at
+    which its expected score is one half (``Game.calibration``; 0 for a game without a fitted
+    curve). The General's evaluation, for one, underrates the rebels: a draw is worth -0.54 to
+    them, +0.54 to the general."""
+    curve = game.calibration
+    if curve is None:
+        return 0.0
+    even = curve.even()
+    return even if side == game.sides[0] else -even
+
+
+def toward_draw(value: float, draw: float, keep: float) -> float:
+    """``value`` moved towards the draw's ``draw`` (both for one side), keeping the share
+    ``keep`` of the difference: the side ahead loses a little, the side behind gains as much."""
+    return draw + (value - draw) * keep

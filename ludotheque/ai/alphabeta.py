@@ -6,10 +6,19 @@ lost game scores ±(2 − ply/1000), so a sooner win (or a later loss) is prefer
 the transposition table's move, then killer moves, then the history heuristic; at shallow
 nodes the children's static evaluations. ``beam`` keeps only the best few children of each node
 by static evaluation (forward pruning, for games with thousands of moves per turn).
-``contempt`` is what a draw costs the searching side (a draw is worth ``-contempt`` to it and
-``+contempt`` to its opponent), so that a stronger player plays on instead of repeating. It may
-be given per side (a mapping from side to contempt, 0 for a side not named): in an asymmetric
-game the stronger side may refuse draws while the weaker one takes them.
+Draws the state cannot show come from the agent's ``memory`` (the game so far): a position
+reached a third time (the record's repetition rule) and the record's turn limit are draws along
+a line. A draw is worth what the game's calibration says an even chance is on the scale of its
+evaluation (``draw_value``: in the General, whose evaluation underrates the rebels, a draw is
+worth -0.54 to them), so a side that is ahead never takes a draw for a position it is winning,
+and a side that is behind takes it. ``contempt`` is what a draw costs the searching side on top
+(a draw is worth ``draw_value - contempt`` to it and the opposite to its opponent), so that a
+stronger player plays on instead of repeating. It may be given per side (a mapping from side
+to contempt, 0 for a side not named): in an asymmetric game the stronger side may refuse draws
+while the weaker one takes them. A position that has occurred before (in the game or along the
+line) is worth a little less to the side ahead (``REPEATED`` of its lead is given up): a lead is
+not kept by going round in circles, which would let the other side repeat into a draw; and as a
+turn limit nears, a lead is worth less the fewer moves are left (the calibration's horizon).
 ``slip`` is the chance, each move, of a one-ply choice drawn with ``slip_temperature`` (as the
 greedy player draws) instead of the searched move: the occasional misjudgement of a player who
 usually looks further ahead, which a deeper searcher can punish.
@@ -17,12 +26,23 @@ usually looks further ahead, which a deeper searcher can punish.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from ..core import CHANCE, State
-from .agent import Budget, Clock, Memory, OutOfTime, decision_moves, value
+from .agent import (
+    REPEATED,
+    Budget,
+    Clock,
+    Memory,
+    OutOfTime,
+    decision_moves,
+    draw_value,
+    toward_draw,
+    value,
+)
 from .greedy import one_ply, sample
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -53,6 +73,8 @@ class AlphaBetaAgent:
         self.slip_temperature = slip_temperature
         self.root_contempt = 0.0  # the contempt of the side searching now
         self.root_side = ""
+        self.root_draw = 0.0  # what a draw is worth to the side searching now
+        self.horizon: float | None = None  # the calibration's, for the turn limit
         self.name = name
         self.nodes = 0
         self.depth_reached = 0
@@ -74,6 +96,9 @@ class AlphaBetaAgent:
         self.root_contempt = (
             contempt.get(side, 0.0) if isinstance(contempt, Mapping) else float(contempt)
         )
+        self.root_draw = draw_value(state.game, side) - self.root_contempt
+        curve = state.game.calibration
+        self.horizon = None if curve is None else curve.horizon
         if self.slip and self.rng.random() < self.slip:
             return self._slip(state, moves, side)
         self.rng.shuffle(moves)  # seeded tie-breaking among equal moves
@@ -141,27 +166,35 @@ class AlphaBetaAgent:
     def _child_value(
         self, child: State, side: str, depth: int, alpha: float, beta: float, ply: int, clock: Clock
     ) -> float:
-        """The value of ``child`` for ``side`` (who just moved into it), within (alpha, beta)."""
+        """The value of ``child`` (``ply`` moves from the root) for ``side`` (who just moved into
+        it), within (alpha, beta)."""
         mover = child.to_move
         if mover is None or mover == CHANCE:
             return self._leaf(child, side, ply)
+        memory = self.memory
         path = self.path
         count = path.get(child, 0)
-        if self.memory.limit is not None and (
-            self.memory.seen.get(child, 0) + count + 1 >= self.memory.limit
-        ):
+        before = memory.count(child) + count
+        if memory.limit is not None and before + 1 >= memory.limit:
             return self._draw(side)  # a repetition draw along this line
+        left = memory.moves_left(ply)
+        if left is not None and left <= 0:
+            return self._draw(side)  # the turn limit
         path[child] = count + 1
         try:
             if mover == side:  # the same side moves again
-                return self._negamax(child, depth, alpha, beta, ply, clock)
-            return -self._negamax(child, depth, -beta, -alpha, ply, clock)
+                found = self._negamax(child, depth, alpha, beta, ply, clock)
+            else:
+                found = -self._negamax(child, depth, -beta, -alpha, ply, clock)
         finally:
             path[child] = count
+        if before and abs(found) < 1:  # been here before: the side ahead is going round
+            return toward_draw(found, self._draw(side), 1 - REPEATED)
+        return found
 
     def _draw(self, side: str) -> float:
         """A draw's value for ``side``."""
-        return -self.root_contempt if side == self.root_side else self.root_contempt
+        return self.root_draw if side == self.root_side else -self.root_draw
 
     def _leaf(self, state: State, side: str, ply: int) -> float:
         self.nodes += 1
@@ -170,7 +203,12 @@ class AlphaBetaAgent:
             if outcome.winner is None:
                 return self._draw(side)
             return WIN - ply / 1000 if outcome.winner == side else -WIN + ply / 1000
-        return value(state, side)
+        found = value(state, side)
+        horizon = self.horizon
+        left = self.memory.moves_left(ply) if horizon is not None else None
+        if horizon is not None and left is not None:  # a lead is worth less near the limit
+            found = toward_draw(found, self._draw(side), 1 - math.exp(-left / horizon))
+        return found
 
     def _negamax(
         self, state: State, depth: int, alpha: float, beta: float, ply: int, clock: Clock

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from ..core import State
-from .agent import Memory, decision_moves, values
+from .agent import REPEATED, Memory, decision_moves, draw_value, toward_draw, values
 
 
 class GreedyAgent:
@@ -37,8 +37,10 @@ class GreedyAgent:
 
     def scores(self, state: State) -> list[tuple[Any, float]]:
         """Every legal move with the evaluation of its result for the mover (a move that
-        repeats a position into a draw scores 0)."""
-        return one_ply(state, decision_moves(state), self.memory, 0.0)
+        repeats a position into a draw, or reaches the turn limit, scores what a draw is worth
+        to the mover; it is left out when another move is worth more than a draw)."""
+        mover = str(state.to_move)
+        return one_ply(state, decision_moves(state), self.memory, draw_value(state.game, mover))
 
     def choose(self, state: State) -> Any:
         self.memory.observe(state)
@@ -54,13 +56,25 @@ class GreedyAgent:
 
 
 def one_ply(state: State, moves: list[Any], memory: Memory, draw: float) -> list[tuple[Any, float]]:
-    """Each of ``moves`` with the evaluation of its result for the mover; a move that repeats a
-    position into a draw (by ``memory``) scores ``draw``, what a draw is worth to the mover."""
+    """Each of ``moves`` with the evaluation of its result for the mover; a move that draws by
+    ``memory`` (a repetition, the turn limit) scores ``draw``, what a draw is worth to the
+    mover, and is left out when another move is worth more (a side ahead never draws, even by
+    a slip); a move back to a position seen before gives up ``REPEATED`` of the mover's
+    lead."""
     children = [state.play(m) for m in moves]
     scores = values(children, str(state.to_move))
-    return [
-        (m, draw if memory.draws(c) else v) for m, c, v in zip(moves, children, scores, strict=True)
-    ]
+    out = []
+    drawn = []
+    for m, c, v in zip(moves, children, scores, strict=True):
+        if memory.draws(c):
+            drawn.append((m, draw))
+            continue
+        if abs(v) < 1 and memory.count(c):
+            v = toward_draw(v, draw, 1 - REPEATED)
+        out.append((m, v))
+    if out and max(v for _, v in out) > draw:
+        return out  # ahead: a drawing move is no choice, not even a misjudged one
+    return out + drawn
 
 
 def sample(rng: random.Random, scored: list[tuple[Any, float]], temperature: float) -> Any:

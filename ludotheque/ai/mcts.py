@@ -6,6 +6,11 @@ the rollout policy until the game ends or ``cutoff`` plies have been played, whe
 evaluation takes over. Values are kept for the first side and negated for the second.
 ``widening`` limits how many children a node may have (``ceil(visits ** widening)``), for games
 with thousands of moves per turn.
+
+The draws a state cannot show come from the agent's ``memory`` (the game so far): a position
+reached a third time along the tree's path, or the turn limit reached in the tree or a
+play-out, ends the iteration in a draw, worth what the game's calibration says an even chance
+is (``draw_value``).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import CHANCE, State
-from .agent import Budget, decision_moves, terminal_value, value
+from .agent import Budget, Memory, decision_moves, draw_value, terminal_value, value
 
 RolloutPolicy = Callable[[State, random.Random], Any]
 
@@ -28,10 +33,12 @@ def random_rollout(state: State, rng: random.Random) -> Any:
 
 
 class _Node:
-    __slots__ = ("children", "state", "total", "untried", "visits")
+    __slots__ = ("children", "depth", "drawn", "state", "total", "untried", "visits")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, depth: int = 0, drawn: bool = False) -> None:
         self.state = state
+        self.depth = depth  # moves from the root
+        self.drawn = drawn  # a draw by the record's rules (repetition, turn limit)
         self.children: dict[Any, _Node] = {}
         self.untried: list[Any] | None = None
         self.visits = 0
@@ -59,12 +66,21 @@ class MCTSAgent:
         self.widening = widening
         self.name = name
         self.iterations_done = 0
+        self.memory = Memory()
+        self._draw = 0.0
 
     def choose(self, state: State) -> Any:
+        self.memory.observe(state)
+        move = self._choose(state)
+        self.memory.observe(state.play(move))
+        return move
+
+    def _choose(self, state: State) -> Any:
         moves = decision_moves(state)
         if len(moves) == 1:
             return moves[0]
         first = state.game.sides[0]
+        self._draw = draw_value(state.game, first)
         root = _Node(state)
         clock = self.budget.clock()
         limit = self.budget.iterations
@@ -81,14 +97,14 @@ class MCTSAgent:
     def _iterate(self, root: _Node, first: str) -> None:
         node = root
         path = [node]
-        while node.state.to_move is not None:
+        while node.state.to_move is not None and not node.drawn:
             state = node.state
             if state.to_move == CHANCE:
                 outcomes = state.chance_outcomes()
                 outcome = self.rng.choices(outcomes, [p for _, p in outcomes])[0][0]
                 child = node.children.get(outcome)
                 if child is None:
-                    child = node.children[outcome] = _Node(state.play(outcome))
+                    child = node.children[outcome] = _Node(state.play(outcome), node.depth)
                 node = child
                 path.append(node)
                 continue
@@ -102,16 +118,31 @@ class MCTSAgent:
             )
             if node.untried and len(node.children) < allowed:
                 move = node.untried.pop()
-                child = node.children[move] = _Node(state.play(move))
+                after = state.play(move)
+                drawn = self._drawn(after, node.depth + 1, path)
+                child = node.children[move] = _Node(after, node.depth + 1, drawn)
                 path.append(child)
                 node = child
                 break
             node = self._select(node, first)
             path.append(node)
-        result = self._playout(node.state, first)
+        result = self._draw if node.drawn else self._playout(node.state, first, node.depth)
         for n in path:
             n.visits += 1
             n.total += result
+
+    def _drawn(self, state: State, depth: int, path: list[_Node]) -> bool:
+        """Whether reaching ``state`` ``depth`` moves from the root, after the nodes of
+        ``path``, draws by the record's rules (the game so far is the agent's memory)."""
+        memory = self.memory
+        if state.outcome() is not None:
+            return False
+        if memory.limit is not None:
+            seen = memory.count(state) + sum(1 for n in path if n.state == state)
+            if seen + 1 >= memory.limit:
+                return True
+        left = memory.moves_left(depth)
+        return left is not None and left <= 0
 
     def _select(self, node: _Node, first: str) -> _Node:
         sign = 1.0 if node.state.to_move == first else -1.0
@@ -127,7 +158,8 @@ class MCTSAgent:
         assert best is not None
         return best
 
-    def _playout(self, state: State, first: str) -> float:
+    def _playout(self, state: State, first: str, depth: int = 0) -> float:
+        """A play-out from ``state``, ``depth`` moves from the root: the first side's value."""
         fast = getattr(state, "random_playout", None) if self.rollout is random_rollout else None
         if fast is not None:  # the game plays a whole random roll-out itself (backgammon)
             state, _ = fast(self.rng, self.cutoff)
@@ -136,13 +168,19 @@ class MCTSAgent:
             return value(state, first)
         plies = 0
         rng = self.rng
+        left = self.memory.moves_left(depth)
         while state.to_move is not None:
             if self.cutoff is not None and plies >= self.cutoff:
                 return value(state, first)
+            if left is not None and plies >= left:
+                return self._draw  # the turn limit
             if state.to_move == CHANCE:
                 outcomes = state.chance_outcomes()
                 state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
                 continue
             state = state.play(self.rollout(state, rng))
             plies += 1
+        outcome = state.outcome()
+        if outcome is not None and outcome.winner is None:
+            return self._draw
         return terminal_value(state, first)

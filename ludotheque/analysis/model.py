@@ -21,10 +21,17 @@ from .labels import EQUITY, LABELS, LUCK_LABELS, symbol
 from .proof import Proof
 
 FORMAT = "ludotheque-analysis"
-VERSION = 2
-"""2: backgammon for points in normalised equity, cube decisions one roll ahead (1: the
-evaluation's [-1, 1] scale; stored analyses of an older version are made again)."""
-READS = frozenset({1, 2})
+VERSION = 3
+"""3: draws weighed on the calibrated scale, a draw given for a winning position named
+(``Decision.draw``); 2: backgammon for points in normalised equity, cube decisions one roll
+ahead (1: the evaluation's [-1, 1] scale; stored analyses of an older version are made
+again)."""
+READS = frozenset({1, 2, 3})
+
+DRAWS = ("makes-repetition", "allows-repetition", "makes-turn-limit", "allows-turn-limit")
+"""How a move gives a winning position away for a draw (``Decision.draw``): it repeats the
+position a third time, lets the other side do it, reaches the turn limit, or leaves the game to
+run out of turns."""
 
 MOVE = "move"
 CUBE = "cube"
@@ -89,7 +96,9 @@ class MoveValue:
 class Decision:
     """A move of the game, judged: the move ``played`` and the ``best`` moves (best first, the
     played one among them when it is one of the best), with the ``loss`` and its ``label``
-    (``None``: no error). ``proof`` is what best play from this position is proven to give."""
+    (``None``: no error). ``proof`` is what best play from this position is proven to give.
+    ``draw`` says how the move gave a winning position away for a draw (one of ``DRAWS``), an
+    error at least a mistake."""
 
     ply: int
     move_index: int
@@ -102,6 +111,7 @@ class Decision:
     label: str | None
     kind: str = MOVE
     proof: Proof | None = None
+    draw: str | None = None
 
     @property
     def forced(self) -> bool:
@@ -142,6 +152,7 @@ class Decision:
             "symbol": self.symbol,
             "cube_error": self.cube_error,
             "proof": None if self.proof is None else self.proof.to_dict(),
+            "draw": self.draw,
         }
 
     @classmethod
@@ -159,6 +170,7 @@ class Decision:
             label=data.get("label"),
             kind=str(data.get("kind", MOVE)),
             proof=None if proof is None else Proof.from_dict(proof),
+            draw=_draw(data.get("draw")),
         )
 
 
@@ -373,6 +385,14 @@ def _many(items: Any, read: Callable[[dict[str, Any]], T]) -> tuple[T, ...]:
     return tuple(read(item) for item in items)
 
 
+def _draw(value: Any) -> str | None:
+    if value is None:
+        return None
+    if value not in DRAWS:
+        raise InvalidAnalysis(f"unknown draw {value!r}")
+    return str(value)
+
+
 def _optional_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
@@ -384,6 +404,7 @@ def _round(value: float, digits: int = 4) -> float:
 __all__ = [
     "CUBE",
     "CUBE_ERRORS",
+    "DRAWS",
     "MOVE",
     "Analysis",
     "Decision",

@@ -15,7 +15,6 @@ from typing import Any
 
 from ..core import CHANCE, Game, IllegalMove, State
 from ..record import Record
-from .calibration import win_chance
 from .dice import DiceSearch
 from .labels import EQUITY, LUCK_LABELS, MISTAKE, WIN, WIN_BANDS, label, luck_label
 from .model import (
@@ -44,6 +43,9 @@ RESIGN_ANSWERS = {"accept", "decline"}
 """A decision that offers one of these moves is a cube decision."""
 
 TOP = 3
+DRAWN = 0.5
+"""The value of a move whose line ends in a draw (an evaluated line is never exactly that)."""
+MISTAKE_BAND = next(threshold for threshold, name in WIN_BANDS if name == MISTAKE)
 
 
 class Analyst:
@@ -167,8 +169,10 @@ class Analyst:
             win = 0.5
             if line.proven:
                 proof = make_proof(None, None, mover)
-        else:
-            win = win_chance(self.game.name, score, mover == self.game.sides[0])
+        else:  # the game's evaluation as an expected score (its calibration), 2p - 1
+            win = _r((1 + score) / 2)
+            if win == DRAWN:  # exactly one half is a draw: an evaluation is never one
+                win = DRAWN + (1e-4 if score > 0 else -1e-4)
         return MoveValue(str(line.move), _r(win), None, line.depth, line.exact, proof)
 
     def position_value(self, state: State, side: str, **context: Any) -> MoveValue:
@@ -198,11 +202,16 @@ def best_moves(
     *,
     history: Sequence[State] = (),
     analyst: Analyst | None = None,
+    moves_so_far: int = 0,
+    repetition: int | bool | None = True,
+    turn_limit: int | None = None,
 ) -> list[MoveValue]:
     """The ``n`` best moves of decision node ``state`` with their values, best first: the hints
     of a game and the lines of an analysis board.
 
-    ``history`` lists the earlier positions of the game (for repetition draws); an ``analyst``
+    ``history`` lists the earlier positions of the game, ``moves_so_far`` the moves played, for
+    the draws of ``repetition`` (``True``: the game's own rule) and ``turn_limit`` (a game's
+    record knows both; an analysis board has neither move count nor limit); an ``analyst``
     kept between calls reuses its caches. Raises ``IllegalMove`` at a chance node (roll the
     dice first) or once the game is over.
     """
@@ -212,8 +221,12 @@ def best_moves(
     analyst = analyst or Analyst(state.game, strength)
     counts = Counter(history)
     counts[state] += 1
-    repetition = getattr(state.game, "repetition_limit", None)
-    values = analyst.moves(state, top=n, history=counts, repetition=repetition)
+    if repetition is True:
+        repetition = getattr(state.game, "repetition_limit", None)
+    values = analyst.moves(
+        state, top=n, history=counts, moves_so_far=moves_so_far,
+        repetition=repetition or None, turn_limit=turn_limit,
+    )  # fmt: skip
     return _best(values, n)
 
 
@@ -302,6 +315,7 @@ def _decide(
     measure = analyst.measure
     loss = 0.0
     name: str | None = None
+    draw: str | None = None
     if len(legal) > 1 and best:
         top_value = best[0]
         if measure == EQUITY:
@@ -313,6 +327,11 @@ def _decide(
         name = label(loss, measure)
         if measure == WIN and _throws_away_win(top_value, mine, side):
             name = _worse(name, MISTAKE)
+        if measure == WIN:
+            draw = _gives_draw(analyst, record, state, played, mine, top_value, seen,
+                               moves_so_far)  # fmt: skip
+            if draw is not None:
+                name = _worse(name, MISTAKE)
     kind = MOVE
     if notation.startswith("resign") or listed == RESIGN_ANSWERS:
         kind = RESIGN
@@ -330,7 +349,38 @@ def _decide(
         label=name,
         kind=kind,
         proof=best[0].proof if best else None,
+        draw=draw,
     )
+
+
+def _gives_draw(
+    analyst: Analyst,
+    record: Record,
+    state: State,
+    played: Any,
+    mine: MoveValue,
+    best: MoveValue,
+    seen: Counter[State],
+    moves_so_far: int,
+) -> str | None:
+    """How the move played gives a winning position away for a draw (one of ``DRAWS``), or
+    ``None``: its line ends in a draw (valued one half exactly) while the best move is worth at
+    least a mistake more (a winning position). It *makes* the draw when the position it leads
+    to repeats a third time or reaches the turn limit, else it *allows* it: the turn limit when
+    the search reached it, else a repetition along the line."""
+    if mine.win != DRAWN or best.win < DRAWN + MISTAKE_BAND:
+        return None
+    child = state.play(played)
+    if child.outcome() is not None:
+        return None  # the game's own ending, not the record's draw rules
+    repetition, limit = record.repetition, record.turn_limit
+    if repetition is not None and seen[child] + 1 >= repetition:
+        return "makes-repetition"
+    if limit is not None and moves_so_far + 1 >= limit:
+        return "makes-turn-limit"
+    if limit is not None and moves_so_far + analyst.strength.depth >= limit:
+        return "allows-turn-limit"
+    return "allows-repetition"
 
 
 def _best(values: list[MoveValue], n: int) -> list[MoveValue]:

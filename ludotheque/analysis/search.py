@@ -7,17 +7,26 @@ played and the moves that may still be among the ``top`` best get a window that 
 value; every other move is only shown to be worse than the current ``top``-th best (its value
 is then an upper bound).
 
-Scores are from the point of view of the side to move, heuristic values inside (-1, 1) from the
-game's evaluation, a won game ``WIN - plies/1000`` (a lost one the opposite), counted from the
-position analysed, as engines score mates; a draw is exactly 0 (a heuristic value that happens
-to be 0 is nudged, so that 0 always means a draw). The search is deterministic: no clock, no
-random numbers; equal moves keep the order the game lists them in.
+Scores are from the point of view of the side to move, heuristic values inside (-1, 1): the
+game's evaluation read as an expected score through its calibration (``Game.calibration``:
+``2p - 1``, where ``p`` is the winning chance, a draw counting one half), a won game
+``WIN - plies/1000`` (a lost one the opposite), counted from the position analysed, as engines
+score mates; a draw is exactly 0, an even chance (a heuristic value that happens to be 0 is
+nudged, so that 0 always means a draw). On that scale a draw weighs what it is worth against
+the positions the search only evaluated: a side with better than even chances never prefers
+it. The search is deterministic: no clock, no random numbers; equal moves keep the order the
+game lists them in.
 
 Repetition draws come from the record's history (the positions already seen) and the search path;
-the record's turn limit is a draw too. ``beam`` keeps only the best-looking moves of inner nodes
-(by the game's evaluation of their results), ``root_beam`` searches only the best-looking moves
-of the position analysed (and the move played) deeper than one ply: both are needed for
-Defiance, whose positions have thousands of turns. A search that prunes moves this way cannot
+the record's turn limit is a draw too, and as it nears an evaluated lead is worth less (the
+calibration's horizon: the moves left to turn it into a win). A position that occurred before
+(in the game or along the line) gives up ``REPEATED`` of the lead of the side ahead, as the
+computer players value it: a hint never keeps a lead by going round in circles.
+
+``beam`` keeps only the best-looking moves of inner nodes (by the game's evaluation of their
+results), ``root_beam`` searches only the best-looking moves of the position analysed (and the
+move played) deeper than one ply: both are needed for Defiance, whose positions have thousands
+of turns. A search that prunes moves this way cannot
 prove a result beyond two plies, and says so (``proves``).
 """
 
@@ -25,12 +34,14 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Game, State
+from ..ai.agent import REPEATED
+from ..core import Calibration, Game, State
 from .proof import Oracle
 
 WIN = 2.0
@@ -103,6 +114,7 @@ class TreeSearch:
         self._cached = 0
         self._evals: dict[State, float] = {}
         self.first = game.sides[0]
+        self.curve: Calibration | None = game.calibration
         self.nodes = 0
         self._reset(None, {}, 0, None, None)
 
@@ -159,7 +171,9 @@ class TreeSearch:
         best_scores: list[float] = []  # exact scores so far, ascending
         for i, child in enumerate(children):
             if i not in candidates:
-                shallow.append(Line(child.move, child.score, 1, True, False))
+                score = self._leaf(child, 0)
+                drawn = score == 0.0 and self._draws(child.state, 1)
+                shallow.append(Line(child.move, score, 1, True, drawn))
                 continue
             full = child.move == played or len(best_scores) < top
             alpha = -INF if full else best_scores[-top]
@@ -281,8 +295,9 @@ class TreeSearch:
         return None
 
     def _static(self, states: Sequence[State], mover: str) -> list[float]:
-        """The game's evaluation of unfinished ``states`` for ``mover`` (cached; the
-        evaluations are zero-sum: one side's value is minus the other's)."""
+        """The game's evaluation of unfinished ``states`` for ``mover`` as an expected score
+        (``2p - 1`` by the game's calibration, before any turn limit; cached; zero-sum: one
+        side's value is minus the other's)."""
         cache = self._evals
         first = self.first
         sign = 1.0 if mover == first else -1.0
@@ -299,7 +314,10 @@ class TreeSearch:
                 for old in list(itertools.islice(cache, len(cache) // 2 + len(misses))):
                     del cache[old]  # the oldest half (and room for these)
             scores = self.game.evaluate_many([states[i] for i in misses], first)
+            curve = self.curve
             for i, v in zip(misses, scores, strict=True):
+                if curve is not None:
+                    v = 2 * curve.chance(v) - 1
                 v = _heuristic(v)
                 cache[states[i]] = v
                 out[i] = sign * v
@@ -315,6 +333,34 @@ class TreeSearch:
                 return True
         return self.turn_limit is not None and self.moves_so_far + ply >= self.turn_limit
 
+    def _seen(self, state: State) -> bool:
+        """Whether ``state`` occurred before, in the game or along the line searched."""
+        return bool(self.history.get(state, 0) or self.path[state])
+
+    def _time(self, ply: int) -> float:
+        """The share of an evaluated lead kept ``ply`` plies from the root, as the turn limit
+        nears (1 without a limit or a horizon)."""
+        curve = self.curve
+        if curve is None or curve.horizon is None or self.turn_limit is None:
+            return 1.0
+        left = self.turn_limit - self.moves_so_far - ply
+        return 1 - math.exp(-max(0, left) / curve.horizon)
+
+    def _leaf(self, child: Child, ply: int) -> float:
+        """The score of ``child`` (a move of a node at ``ply``) looked at no further: its result,
+        a record draw, or its evaluation, worth less near the turn limit and when it repeats a
+        position."""
+        if child.exact:
+            return _rooted(child.score, ply)
+        state = child.state
+        if self._draws(state, ply + 1):
+            return 0.0
+        score = child.score
+        keep = self._time(ply + 1)
+        if self._seen(state):
+            keep *= 1 - REPEATED
+        return score if keep == 1.0 else _heuristic(score * keep)
+
     def _value(
         self, child: Child, depth: int, alpha: float, beta: float, ply: int, side: str
     ) -> float:
@@ -328,15 +374,20 @@ class TreeSearch:
         if depth == 0:
             if self.mode:
                 return UNKNOWN_LEAF * self.mode * (1 if side == self.root_side else -1)
-            return child.score
+            return self._leaf(child, ply)
+        seen = self._seen(state)
         path = self.path
         path[state] += 1
         try:
             if child.same_side:
-                return self._search(state, depth, alpha, beta, ply + 1)
-            return -self._search(state, depth, -beta, -alpha, ply + 1)
+                score = self._search(state, depth, alpha, beta, ply + 1)
+            else:
+                score = -self._search(state, depth, -beta, -alpha, ply + 1)
         finally:
             path[state] -= 1
+        if seen and abs(score) < PROVEN and score != 0.0:  # going round: the lead shrinks
+            return _heuristic(score * (1 - REPEATED))
+        return score
 
     def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The score of decision node ``state`` for its side to move, searched ``depth`` plies,
@@ -414,7 +465,7 @@ class TreeSearch:
                 elif self.mode:
                     score = UNKNOWN_LEAF * self.mode * (1 if side == self.root_side else -1)
                 else:
-                    score = child.score
+                    score = self._leaf(child, ply)
             children.append(child)
             if score > best:
                 best, best_move = score, move

@@ -12,6 +12,12 @@ _EQUITY_WORDS = {
     "match": "normalised equity (the chance to win the match as money equity, as GNU "
     "Backgammon's mwc2eq; cube decisions included)",
 }
+_DRAWS = {
+    "makes-repetition": "repeats the position a third time: a draw in a winning position",
+    "allows-repetition": "lets the position be repeated into a draw in a winning position",
+    "makes-turn-limit": "reaches the turn limit: a draw in a winning position",
+    "allows-turn-limit": "lets the game run out of turns: a draw in a winning position",
+}
 _PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders",
             "doubtful": "doubtful", "bad": "bad", "very-bad": "very bad"}  # fmt: skip
 
@@ -37,6 +43,8 @@ def render(analysis: Analysis, players: dict[str, str] | None = None) -> str:
             line += f"  -{_loss(d.loss, equity)}, better: {better}"
             if d.cube_error is not None:
                 line += f" ({d.cube_error})"
+        if d.draw is not None:
+            line += f"  [{_DRAWS[d.draw]}]"
         if roll is not None and roll.label is not None:
             line += f"  [{roll.roll}: {roll.label.replace('-', ' ')}, {roll.luck:+.3f}]"
         lines.append(line.rstrip())

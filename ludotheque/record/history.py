@@ -119,6 +119,10 @@ class Record:
                 mi += 1
         return out
 
+    def occurrences(self, state: State) -> int:
+        """How many times ``state`` has occurred in the game so far (for the repetition draw)."""
+        return self._seen[state]
+
     @property
     def game_object(self) -> Game:
         """The game (with its ruleset) this record is of."""

@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import Any, Protocol, TextIO
 
 from ..ai import Agent
+from ..ai.agent import tell as follow_game
 from ..core import CHANCE, IllegalMove, State
 from ..record import Record
 from .style import Side, columns, paint, side, terminal_width, wants_colour
@@ -94,6 +95,9 @@ class TerminalGame:
     ) -> None:
         self.record = record
         self.players = players  # side -> agent, or None for a human
+        for agent in players.values():
+            if agent is not None:
+                follow_game(agent, record)  # its repetitions and turn limit, undos included
         self.board = text_board(record.game)
         self.out = out
         self.read = read

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ludotheque import arena
 from ludotheque.arena import GameResult, MatchResult, run_match
 from ludotheque.record import Record
 from ludotheque.stats import elo, elo_interval, wilson
@@ -62,6 +63,29 @@ def test_a_small_match_with_saved_records(tmp_path: Path) -> None:
     assert record.outcome() is not None and record.players["white"] == "easy"
     again = run_match("backgammon", "easy", "random", 4, seed=3, jobs=1)
     assert [r.winner for r in again.results] == [r.winner for r in match.results]
+
+
+def test_a_stopped_match_resumes_from_its_saved_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = run_match("general", "easy", "random", 3, seed=5, save=tmp_path)
+    (tmp_path / "general-00001.json").unlink()  # as if stopped during game 1
+    played: list[int] = []
+    real = arena.play_game
+
+    def spy(*args: object, **kwargs: object) -> GameResult:
+        played.append(int(args[4]))  # type: ignore[call-overload]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(arena, "play_game", spy)
+    resumed = run_match("general", "easy", "random", 3, seed=5, save=tmp_path, resume=True)
+    assert played == [1]
+    assert [(r.winner, r.reason, r.plies) for r in resumed.results] == [
+        (r.winner, r.reason, r.plies) for r in first.results
+    ]
+    other = run_match("general", "medium", "random", 1, seed=5, save=tmp_path, resume=True)
+    assert played == [1, 0]  # saved games of other players are played again
+    assert other.results[0].index == 0
 
 
 def test_arena_command() -> None:

@@ -73,12 +73,36 @@ def test_slips_come_at_the_rate_asked_and_replay_with_the_seed() -> None:
     assert 0.22 < first.count("bait") / 2000 < 0.28
 
 
-def test_a_slip_values_a_repetition_draw_with_the_contempt() -> None:
-    game = Bait()
+class Behind(Bait):
+    """The same moves with every position worse for the mover than a draw (``loop`` is still a
+    repetition draw)."""
 
-    # Going back to ``loop`` repeats it into a draw. Without contempt a slip scores it 0 (its
-    # evaluation, -0.3, does not count), close enough to the bait's +0.5 to be drawn now and
-    # then at temperature 0.3; with contempt 1 it scores -1 and is almost never drawn.
+    values: ClassVar[dict[str, float]] = {
+        "bait": -0.2,
+        "punished": -0.9,
+        "safe": -0.4,
+        "loop": -0.3,
+    }
+
+
+def test_a_slip_never_draws_when_ahead() -> None:
+    # going back to ``loop`` repeats it into a draw (worth 0 here), and the mover has moves
+    # worth more (the bait's +0.5): a slip, however hot, never draws, whatever the contempt
+    game = Bait()
+    for contempt in (0.0, 1.0):
+        moves = [
+            _agent(seed, 1.0, temperature=0.3, contempt=contempt).choose(game.start())
+            for seed in range(300)
+        ]
+        assert "loop" not in moves and set(moves) == {"bait", "safe"}
+
+
+def test_a_slip_values_a_repetition_draw_with_the_contempt() -> None:
+    game = Behind()
+
+    # Behind (every move worse than a draw), a slip scores the draw 0 without contempt: the
+    # best move, drawn most often at temperature 0.3; with contempt 1 a draw is worth -1, less
+    # than any move, and the player is ahead of it: it never draws.
     def slips(contempt: float) -> list[Any]:
         return [
             _agent(seed, 1.0, temperature=0.3, contempt=contempt).choose(game.start())
@@ -86,8 +110,8 @@ def test_a_slip_values_a_repetition_draw_with_the_contempt() -> None:
         ]
 
     hot, cold = slips(1.0), slips(0.0)
-    assert hot.count("loop") < cold.count("loop")
-    assert hot.count("loop") < 10 < cold.count("loop")
+    assert hot.count("loop") == 0
+    assert cold.count("loop") > 100
 
 
 def _greedy(seed: int, slip: float) -> Any:

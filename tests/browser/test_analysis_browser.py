@@ -15,6 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+import ludotheque
 from tests.browser.conftest import Server, shot
 from tests.browser.test_accessibility import axe
 
@@ -266,3 +267,43 @@ def test_the_hints_are_drawn_on_the_board_of_every_game(
             live = board.get_attribute("data-position")
             assert board.get_attribute("data-shown-position") == live
     assert not page.errors  # type: ignore[attr-defined]
+
+
+# the rebels lead (73%) and go round a circle of four positions; their fourth move repeats the
+# position the game started from a third time: a draw, which the analysis says in words
+AHEAD = "d4 a1,a2,a5,b2,b3,b4,c1,c2,c5,d1,d5,e1,e4,e5 r 1"
+CIRCLE = ["a5-a4", "d4-c3", "a4-a5", "c3-d4"]
+DRAW_WORDS = {
+    "en": "this move repeats the position a third time: a draw in a winning position",
+    "fr": "ce coup répète la position une troisième fois : nulle dans une position gagnante",
+}
+
+
+def test_a_winning_position_given_away_for_a_draw_is_said(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    start = ludotheque.load("general").parse_position(AHEAD).play(CIRCLE[0]).position()
+    created = api(server, "/api/games", {"game": "general", "position": start})
+    token = created["seats"]["both"].rsplit("/", 1)[1]
+    for ply, move in enumerate([*CIRCLE[1:], *CIRCLE, CIRCLE[0]]):
+        api(server, f"/api/play/{token}/move", {"move": move, "ply": ply})
+    game_id = str(created["id"])
+    asked = api(server, f"/api/games/{game_id}/analysis", {"strength": "quick"})
+    assert asked["status"] in ("queued", "running", "done")
+    found: list[str] = []
+    for lang in LOCALES:
+        for size in SIZES:
+            page = page_in(new_page, server, lang, size)
+            page.goto(f"{server.url}/archive/{game_id}")
+            expect(page.locator("#analysis")).to_have_attribute(
+                "data-status", "done", timeout=90_000
+            )
+            cell = page.locator('#move-list .ply[data-ply="8"]')
+            expect(cell.locator(".mark")).to_have_count(1)  # the draw is an error
+            cell.locator("button").click()
+            expect(page.locator("#analysis-comment")).to_contain_text(DRAW_WORDS[lang])
+            shot(page, f"analysis-draw-{lang}-{size}")
+            found += violations(page, f"drawn game {lang} {size}")
+            assert not page.errors  # type: ignore[attr-defined]
+            page.close()
+    assert not found, "axe violations (page|rule|impact|help|nodes):\n" + "\n".join(found)

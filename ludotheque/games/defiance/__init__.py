@@ -20,6 +20,7 @@ from .rules import (
 )
 
 DefianceGame.heuristic = evaluation.evaluate
+DefianceGame.calibration = evaluation.CALIBRATION
 
 __all__ = [
     "COMMAND_CAPTURED",

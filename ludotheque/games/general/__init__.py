@@ -8,5 +8,6 @@ from . import evaluation
 from .rules import GENERAL, REBELS, GeneralGame, GeneralMove, GeneralState, get_game
 
 GeneralGame.heuristic = evaluation.evaluate
+GeneralGame.calibration = evaluation.CALIBRATION
 
 __all__ = ["GENERAL", "REBELS", "GeneralGame", "GeneralMove", "GeneralState", "get_game"]

@@ -277,10 +277,25 @@ def hint_strength(game: str, n: int) -> Any:
     return normal
 
 
+@dataclass(frozen=True)
+class SoFar:
+    """What a game's record tells hints beyond its positions: the moves played and its draw
+    rules (``repetition``: ``True`` for the game's own; ``turn_limit``)."""
+
+    moves: int = 0
+    repetition: int | bool | None = True
+    turn_limit: int | None = None
+
+
+NO_RECORD = SoFar()
+"""An analysis board's position: no moves counted, the game's own repetition rule."""
+
+
 def best_in_process(
-    game: str, ruleset: str, position: str, history: list[str], n: int
+    game: str, ruleset: str, position: str, history: list[str], n: int, so_far: SoFar = NO_RECORD
 ) -> list[dict[str, Any]]:
-    """The ``n`` best moves of a position (JSON-ready), in a hint process."""
+    """The ``n`` best moves of a position (JSON-ready), in a hint process; ``history`` lists
+    the positions before it, ``so_far`` the rest a game's record knows."""
     engine = load(game, ruleset)
     key = (game, engine.ruleset, str(n))
     analyst = _analysts.get(key)
@@ -288,7 +303,11 @@ def best_in_process(
         analyst = _analysts[key] = Analyst(engine, hint_strength(game, n))
     state = engine.parse_position(position)
     earlier = [engine.parse_position(p) for p in history]
-    return [m.to_dict() for m in best_moves(state, n, history=earlier, analyst=analyst)]
+    best = best_moves(
+        state, n, history=earlier, analyst=analyst, moves_so_far=so_far.moves,
+        repetition=so_far.repetition, turn_limit=so_far.turn_limit,
+    )  # fmt: skip
+    return [m.to_dict() for m in best]
 
 
 def _start_hint_process() -> None:
@@ -377,14 +396,16 @@ class HintPool(ComputerPool):
         return self._executor(_start_hint_process)
 
     async def best(
-        self, game: str, ruleset: str, position: str, history: list[str], n: int
-    ) -> list[dict[str, Any]]:
-        """The ``n`` best moves of ``position``; a ``TimeoutError`` after the time limit
-        (the processes are then started afresh)."""
+        self, game: str, ruleset: str, position: str, history: list[str], n: int,
+        so_far: SoFar = NO_RECORD,
+    ) -> list[dict[str, Any]]:  # fmt: skip
+        """The ``n`` best moves of ``position`` (after the positions of ``history``, a game's
+        record telling ``so_far``); a ``TimeoutError`` after the time limit (the processes
+        are then started afresh)."""
         loop = asyncio.get_running_loop()
         try:
             future = loop.run_in_executor(
-                self.pool, best_in_process, game, ruleset, position, history, n
+                self.pool, best_in_process, game, ruleset, position, history, n, so_far
             )
             return await asyncio.wait_for(future, self.time_limit)
         except (TimeoutError, BrokenProcessPool):  # too slow, or a process died: start afresh

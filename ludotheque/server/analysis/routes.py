@@ -45,10 +45,12 @@ from ..web.guard import RateLimits
 from ..web.pages import language, looking, page, templates
 from ..web.shared_limits import SharedCounts
 from .jobs import (
+    NO_RECORD,
     AnalysisView,
     AnalysisWorker,
     Asker,
     HintPool,
+    SoFar,
     check_strength,
     read_analysis,
     request_analysis,
@@ -57,6 +59,7 @@ from .schemas import AnalysisAnswer, BoardBest, BoardView, Hints
 
 HINTS = 3
 HISTORY = 40  # earlier positions a board sends for the repetition draw
+GAME_HISTORY = 1000  # earlier positions of a game hints are given (its turn limit is 400)
 
 
 NO_HINTS = say(
@@ -231,16 +234,20 @@ async def api_hints(
             raise GameError(NOT_YOUR_TURN, "not-your-turn", 409)
         ply = session.ply
         position = state.position()
-        history = [s.position() for s in record.states[-HISTORY - 1 : -1]]
-    moves = await _best(request, session.game, session.ruleset, position, history)
+        history = [s.position() for s in record.states[-GAME_HISTORY - 1 : -1]]
+        so_far = SoFar(len(record.moves), record.repetition, record.turn_limit)
+    moves = await _best(request, session.game, session.ruleset, position, history, so_far)
     return {"ply": ply, "position": position, "side": to_move, "moves": moves}
 
 
 async def _best(
-    conn: HTTPConnection, game: str, ruleset: str, position: str, history: list[str]
-) -> list[dict[str, Any]]:
+    conn: HTTPConnection, game: str, ruleset: str, position: str, history: list[str],
+    so_far: SoFar = NO_RECORD,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The best moves, knowing the game so far: its positions (``history``, for the
+    repetition draw) and, from a game's record, its moves and draw rules (``so_far``)."""
     try:
-        return await engines(conn).hints().best(game, ruleset, position, history, HINTS)
+        return await engines(conn).hints().best(game, ruleset, position, history, HINTS, so_far)
     except TimeoutError:
         raise GameError(ENGINE_SLOW, "engine-slow", 503) from None
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from ...ai.agent import tell
 from ...ai.levels import make_agent
 from ...record import Record
 from .lifeline import Lifeline
@@ -16,15 +17,13 @@ from .lifeline import Lifeline
 def think(record_json: str, level: str, seed: int) -> str:
     """The move (notation) the computer at ``level`` plays in the record's current position.
 
-    Runs in a worker process. The agent is shown the game so far, so that it respects the
-    repetition draw it cannot see in a single position.
+    Runs in a worker process. The agent is shown the game so far (``tell``), so that it
+    respects the draws it cannot see in a single position: the record's repetition and turn
+    limit, which the record's own options set.
     """
     record = Record.from_json(record_json)
     agent = make_agent(record.game, level, seed=seed)
-    memory = getattr(agent, "memory", None)
-    if memory is not None:
-        for state in record.states[:-1]:
-            memory.observe(state)
+    tell(agent, record)
     return str(agent.choose(record.state))
 
 

@@ -86,6 +86,19 @@ ANALYSIS = words(
     word("proof.white", "White wins in {n}"),
     word("proof.black", "Black wins in {n}"),
     word("proof.draw", "a draw with best play"),
+    word(
+        "draw.makes-repetition",
+        "this move repeats the position a third time: a draw in a winning position",
+    ),
+    word(
+        "draw.allows-repetition",
+        "this move lets the position be repeated into a draw in a winning position",
+    ),
+    word("draw.makes-turn-limit", "this move reaches the turn limit: a draw in a winning position"),
+    word(
+        "draw.allows-turn-limit",
+        "this move lets the game run out of turns: a draw in a winning position",
+    ),
     word("hints.toggle", "Best moves"),
     word("hints.title", "The engine's best moves"),
     word("hints.thinking", "The engine is thinking…"),

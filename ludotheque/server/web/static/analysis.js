@@ -98,6 +98,7 @@ export function comment(analysis, plies, sideName) {
   if (d.forced) parts.push(w("analysis.forced"));
   else if (d.label) parts.push(`${labelName(d.label)} ${d.symbol}, ${w("analysis.loss", { loss: lossText(d.loss, measure) })}`);
   else parts.push(w("analysis.good"));
+  if (d.draw) parts.push(w(`draw.${d.draw}`)); // a winning position given away for a draw
   if (!d.forced && d.best.length) {
     const best = d.best.map((m) => `${m.move} (${valueText(m, measure)})`).join(", ");
     parts.push(w("analysis.best_was", { moves: best }));
