@@ -17,6 +17,7 @@ from __future__ import annotations
 from functools import cache
 from importlib.resources import files
 from math import comb
+from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
@@ -102,3 +103,10 @@ def expected_rolls(counts: tuple[int, ...] | list[int]) -> float:
     rolls, _ = tables()
     dist = rolls[index_one(counts)]
     return float(dist @ np.arange(dist.shape[0]))
+
+
+def load_core(core: ModuleType) -> None:
+    """Give the compiled core (``_cbackgammon.c``) the databases, which it reads as this module
+    does."""
+    rolls, first = tables()
+    core.bearoff_load(np.ascontiguousarray(rolls), np.ascontiguousarray(first), rolls.shape[1])
