@@ -30,8 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import State
+from ..games.backgammon import bearoff, equity
 from ..games.backgammon import board as B
-from ..games.backgammon import equity
 from ..games.backgammon.cube import DOUBLED, RESIGNING, CubeAction, multiplier
 from ..games.backgammon.evaluation import cube_efficiency
 from ..games.backgammon.expansion import WEIGHTS, Expansion, expand
@@ -231,7 +231,7 @@ class BackgammonAgent(ExpectimaxAgent):
         order = sorted(range(len(moves)), key=lambda i: -scores[i])
         best_index = order[0]
         plies = max(1, self.budget.iterations or 2)
-        if plies == 1 or len(moves) == 1:
+        if plies == 1 or len(moves) == 1 or self._exact(moves):
             return moves[best_index]
         candidates = order[: self.beam] if self.beam else order
         clock = self.budget.clock()
@@ -263,6 +263,12 @@ class BackgammonAgent(ExpectimaxAgent):
             found = self.three_ply(state, [moves[i] for i in chunk], ctx)
             deeper.update(zip(chunk, found, strict=True))
         return max(close, key=lambda i: deeper[i])
+
+    def _exact(self, plays: Sequence[Any]) -> bool:
+        """Whether every play leaves a race the two-sided bear-off database knows: its one-ply
+        values are then the exact chances, and searching deeper cannot change the choice."""
+        rows = self._rows(plays, mover_first=False)
+        return bool(bearoff.in_two_sided(rows[:, 0], rows[:, 1]).all())
 
     def _rows(self, plays: Sequence[Any], mover_first: bool) -> npt.NDArray[np.uint8]:
         """The positions the plays leave, as counts: the mover's side first, or the other's."""
