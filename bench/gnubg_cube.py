@@ -234,8 +234,7 @@ def main() -> None:
     if args.network:
         from ludotheque.games.backgammon import network
 
-        net = network.Network.load(args.network)
-        network.shipped = lambda: net  # type: ignore[assignment]
+        network.use(network.Network.load(args.network))
     hard = BackgammonAgent(1, Budget(iterations=2))
     begun = time.perf_counter()
     money = compare(play_games("money", args.money_games, args.players, args.seed), args.plies,

@@ -141,8 +141,7 @@ def use_network(path: str | None) -> None:
     if path:
         from ludotheque.games.backgammon import network
 
-        net = network.Network.load(path)
-        network.shipped = lambda: net  # type: ignore[assignment]
+        network.use(network.Network.load(path))
 
 
 def play_game(args: tuple[int, str, int]) -> tuple[int, bool, str, int]:

@@ -64,6 +64,22 @@ def _weights(net: Network) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     )
 
 
+def widened(net: Network, hidden: int, rng: np.random.Generator) -> Network:
+    """``net`` with ``hidden`` hidden units when it has fewer: the new units get small random
+    input weights and no weight to the outputs, so the network answers exactly as before and
+    training gives the new units their part (a wider network that starts as strong as the
+    narrow one)."""
+    extra = hidden - net.hidden_units
+    if extra <= 0:
+        return net
+    return Network(
+        np.concatenate([net.w1, rng.uniform(-0.1, 0.1, (net.inputs, extra))], axis=1),
+        np.concatenate([net.b1, np.zeros(extra)]),
+        np.concatenate([net.w2, np.zeros((extra, net.w2.shape[1]))], axis=0),
+        net.b2.copy(),
+    )
+
+
 def train(args: argparse.Namespace) -> None:
     """Run (or resume) a training run in ``args.dir``."""
     folder: Path = args.dir
@@ -71,17 +87,18 @@ def train(args: argparse.Namespace) -> None:
     state_file = folder / "state.json"
     latest = folder / "latest.npz"
     log = (folder / "train.log").open("a", encoding="utf-8")
+    print("$ python " + " ".join(sys.argv), file=log, flush=True)  # the command, kept
     if state_file.exists() and latest.exists():
         state = json.loads(state_file.read_text())
         net = Network.load(latest)
         print(f"resuming at {state['games']} games", file=log, flush=True)
     else:
         state = {"games": 0, "seconds": 0.0, "args": {k: str(v) for k, v in vars(args).items()}}
-        net = (
-            Network.load(args.start)
-            if args.start
-            else Network.random(args.hidden, np.random.default_rng(args.seed), args.inputs)
-        )
+        rng = np.random.default_rng(args.seed)
+        if args.start:
+            net = widened(Network.load(args.start), args.hidden, rng)
+        else:
+            net = Network.random(args.hidden, rng, args.inputs)
     w1, b1, w2, b2 = _weights(net)
     rolls, first, binom = database()
     bufs = K.buffers(w1.shape[1], w1.shape[0])
@@ -197,7 +214,10 @@ def main() -> None:
     t.add_argument("--cap-share", type=float, default=0.2)
     t.add_argument("--chunk", type=int, default=1000)
     t.add_argument("--every", type=int, default=50_000, help="checkpoint every N games")
-    t.add_argument("--start", type=Path, help="start from this network")
+    t.add_argument(
+        "--start", type=Path,
+        help="start from this network (widened to --hidden units when it has fewer)",
+    )  # fmt: skip
     t.add_argument(
         "--search", type=float, default=0.0, metavar="SHARE",
         help="instead of TD(lambda), learn at this share of the positions towards the "

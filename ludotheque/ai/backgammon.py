@@ -30,18 +30,17 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import State
+from ..games.backgammon import bearoff, equity
 from ..games.backgammon import board as B
-from ..games.backgammon import equity
 from ..games.backgammon.cube import DOUBLED, RESIGNING, CubeAction, multiplier
 from ..games.backgammon.evaluation import cube_efficiency
-from ..games.backgammon.movegen import generate
+from ..games.backgammon.expansion import WEIGHTS, Expansion, expand
 from ..games.backgammon.network import chances_of_counts, unpack_many
 from ..games.backgammon.rules import SIDES, BackgammonState
 from .agent import Budget, Clock, OutOfTime, decision_moves
 from .expectimax import ExpectimaxAgent
 
 Array = npt.NDArray[np.float64]
-_ROLLS = [(h, lo, (1 if h == lo else 2) / 36) for h in range(1, 7) for lo in range(1, h + 1)]
 
 
 class Leaves:
@@ -68,15 +67,62 @@ class Leaves:
         counts = unpack_many([b for pair in zip(self.mine, self.theirs, strict=True) for b in pair])
         counts = counts.reshape(n, 2, 26)
         p = chances_of_counts(counts[:, 0], counts[:, 1])
-        ctx = self.ctx
-        if ctx.kind is None:
-            return 2 * p[:, 0] - 1, None
-        x = cube_efficiency(counts[:, 0], counts[:, 1])
-        now = equity.on_roll(p, ctx, x)
-        if not doubled:
-            return now, None
-        owned = equity.Context(ctx.kind, ctx.cube * 2, 0, False, ctx.away, ctx.crawford, ctx.post)
-        return now, equity.on_roll(p, owned, x)
+        return value_rows(p, counts, self.ctx, doubled)
+
+
+def value_rows(
+    p: Array, counts: npt.NDArray[np.uint8], ctx: equity.Context, doubled: bool = False
+) -> tuple[Array, Array | None]:
+    """The value of positions (their chances ``p`` and counts, the side on roll first) for the
+    side on roll, whose context is ``ctx``: as the cube is, and (``doubled``) with the cube at
+    twice its value, owned by that side."""
+    if ctx.kind is None:
+        return 2 * p[:, 0] - 1, None
+    x = cube_efficiency(counts[:, 0], counts[:, 1])
+    now = equity.on_roll(p, ctx, x)
+    if not doubled:
+        return now, None
+    return now, equity.on_roll(p, _taken_ctx(ctx), x)
+
+
+def child_values(
+    found: Expansion, ctx: equity.Context, doubled: bool = False
+) -> tuple[Array, Array | None]:
+    """``value_rows`` of an expansion's children for the side now on roll (``ctx``), and where
+    the mover has just won, what that side has lost."""
+    now, twice = value_rows(found.chances, found.counts, ctx, doubled)
+    ended = np.flatnonzero(found.ends)
+    if len(ended):
+        kinds = found.ends[ended].tolist()
+        now[ended] = [win_value(ctx, k, False) for k in kinds]
+        if twice is not None:
+            taken = _taken_ctx(ctx)
+            twice[ended] = [win_value(taken, k, False) for k in kinds]
+    return now, twice
+
+
+def mover_values(
+    found: Expansion, ctx: equity.Context, doubled: bool = False
+) -> tuple[Array, Array | None]:
+    """The value of an expansion's children for the side that moved (whose context is ``ctx``),
+    the other side on roll: the other side's values turned round, and where the mover has won,
+    its win; with ``doubled``, also with the cube doubled by the mover and taken."""
+    other = ctx.other()
+    back = equity.opposite(ctx)
+    now, _ = child_values(found, other)
+    ours = back(now)
+    twice = None
+    if doubled:
+        turned = _doubled_ctx(ctx)
+        theirs, _ = child_values(found, turned.other())
+        twice = back(theirs)
+    ended = np.flatnonzero(found.ends)
+    if len(ended):
+        kinds = found.ends[ended].tolist()
+        ours[ended] = [win_value(ctx, k, True) for k in kinds]
+        if twice is not None:
+            twice[ended] = [win_value(_doubled_ctx(ctx), k, True) for k in kinds]
+    return ours, twice
 
 
 def win_value(ctx: equity.Context, kind: int, won: bool) -> float:
@@ -185,18 +231,14 @@ class BackgammonAgent(ExpectimaxAgent):
         order = sorted(range(len(moves)), key=lambda i: -scores[i])
         best_index = order[0]
         plies = max(1, self.budget.iterations or 2)
-        if plies == 1:
+        if plies == 1 or len(moves) == 1 or self._exact(moves):
             return moves[best_index]
         candidates = order[: self.beam] if self.beam else order
         clock = self.budget.clock()
-        best_value = -math.inf
-        values: dict[int, float] = {}
         try:
-            for i in candidates:
-                value = self._two_ply(state, moves[i], ctx, clock)
-                values[i] = value
-                if value > best_value:
-                    best_index, best_value = i, value
+            values = dict(zip(candidates, self.two_ply(state, [moves[i] for i in candidates],
+                                                       ctx, clock), strict=True))  # fmt: skip
+            best_index = max(candidates, key=lambda i: values[i])
             if plies >= 3:
                 best_index = self._deepen(state, moves, values, ctx, clock, best_index)
         except OutOfTime:
@@ -206,117 +248,92 @@ class BackgammonAgent(ExpectimaxAgent):
     def _deepen(self, state: BackgammonState, moves: list[Any], values: dict[int, float],
                 ctx: equity.Context, clock: Clock, best: int) -> int:  # fmt: skip
         """Three plies on the ``deep`` best two-ply candidates that come within ``margin`` (on
-        the [-1, 1] scale) of the best: only close choices are searched again."""
+        the [-1, 1] scale) of the best: only close choices are searched again. Out of time,
+        the two-ply best stands."""
         ranked = sorted(values, key=lambda i: -values[i])
         scale = 0.5 if ctx.kind == "match" else 3.0 * ctx.cube if ctx.kind else 1.0
         close = [i for i in ranked[: self.deep] if values[best] - values[i] <= self.margin * scale]
         if len(close) < 2:
             return best
-        deeper = {i: self._three_ply(state, moves[i], ctx, clock) for i in close}
-        return max(deeper, key=lambda i: deeper[i])
-
-    def _three_ply(self, state: BackgammonState, play: Any, ctx: equity.Context,
-                   clock: Clock) -> float:  # fmt: skip
-        """The value for the mover of ``play`` three plies deep: each roll of the other side
-        and its best reply (by the network, one ply), then each of our rolls and our best
-        play, valued by the network with the other side on roll. The cube counts at the
-        leaves only (each side's access there), not in the middle of the search."""
-        me, opp = play.mover_after, play.opponent_after
-        if me & 15 == B.CHECKERS:
-            return win_value(ctx, multiplier(B.unpack(opp)), True)
-        cap = state.game.cap
-        # the other side's replies, valued for us on roll: it picks the worst for us
-        replies = Leaves(ctx)
-        per_roll: list[tuple[float, list[tuple[int, int, int]], list[int]]] = []
-        for high, low, weight in _ROLLS:
+        deeper: dict[int, float] = {}
+        for start in range(0, len(close), 2):  # two at a time, the clock looked at between
             if clock.expired():
                 raise OutOfTime
-            found, _ = generate(opp, me, high, low, cap)
-            options: list[tuple[int, int, int]] = []
-            lost: list[int] = []
-            for their, mine in found:
-                if their & 15 == B.CHECKERS:
-                    lost.append(multiplier(B.unpack(mine)))
-                else:
-                    options.append((replies.add(mine, their), mine, their))
-            per_roll.append((weight, options, lost))
-        reply_values, _ = replies.values()
-        # then our rolls after each chosen reply: our best play, the other side on roll
-        other = ctx.other()
-        ours = Leaves(other)
-        chosen: list[tuple[float, float | None, list[tuple[float, list[int], list[int]]]]] = []
-        for weight, options, lost in per_roll:
-            fixed = min((win_value(ctx, k, False) for k in lost), default=math.inf)
-            best_reply = min(options, key=lambda o: reply_values[o[0]], default=None)
-            if best_reply is None or fixed <= reply_values[best_reply[0]]:
-                chosen.append((weight, fixed, []))
-                continue
-            _, mine, their = best_reply
-            rolls: list[tuple[float, list[int], list[int]]] = []
-            for high, low, w2 in _ROLLS:
-                if clock.expired():
-                    raise OutOfTime
-                self.nodes += 1
-                found, _ = generate(mine, their, high, low, cap)
-                indexes: list[int] = []
-                won: list[int] = []
-                for mine2, their2 in found:
-                    if mine2 & 15 == B.CHECKERS:
-                        won.append(multiplier(B.unpack(their2)))
-                    else:
-                        indexes.append(ours.add(their2, mine2))
-                rolls.append((w2, indexes, won))
-            chosen.append((weight, None, rolls))
-        leaf_values, _ = ours.values()
-        back = equity.opposite(ctx)(leaf_values)
-        total = 0.0
-        for weight, settled, rolls in chosen:
-            if settled is not None:
-                total += weight * settled
-                continue
-            value = 0.0
-            for w2, indexes, won in rolls:
-                options_values = [*back[indexes].tolist(), *(win_value(ctx, k, True) for k in won)]
-                value += w2 * max(options_values)
-            total += weight * value
-        return total
+            chunk = close[start : start + 2]
+            found = self.three_ply(state, [moves[i] for i in chunk], ctx)
+            deeper.update(zip(chunk, found, strict=True))
+        return max(close, key=lambda i: deeper[i])
 
-    def _two_ply(self, state: BackgammonState, play: Any, ctx: equity.Context,
-                 clock: Clock) -> float:  # fmt: skip
-        """The value for the mover of ``play``: each roll of the other side, its best reply,
-        our value at the leaves; the other side's cube decision before its roll."""
-        if clock.expired():
+    def _exact(self, plays: Sequence[Any]) -> bool:
+        """Whether every play leaves a race the two-sided bear-off database knows: its one-ply
+        values are then the exact chances, and searching deeper cannot change the choice."""
+        rows = self._rows(plays, mover_first=False)
+        return bool(bearoff.in_two_sided(rows[:, 0], rows[:, 1]).all())
+
+    def _rows(self, plays: Sequence[Any], mover_first: bool) -> npt.NDArray[np.uint8]:
+        """The positions the plays leave, as counts: the mover's side first, or the other's."""
+        boards = [b for p in plays for b in ((p.mover_after, p.opponent_after) if mover_first
+                                            else (p.opponent_after, p.mover_after))]  # fmt: skip
+        return unpack_many(boards).reshape(len(plays), 2, 26)
+
+    def _finished(self, plays: Sequence[Any], ctx: equity.Context) -> list[float | None]:
+        """The value of each play that bears off the mover's last checker (``None`` for the
+        others)."""
+        return [
+            win_value(ctx, multiplier(B.unpack(p.opponent_after)), True)
+            if p.mover_after & 15 == B.CHECKERS else None
+            for p in plays
+        ]  # fmt: skip
+
+    def two_ply(self, state: BackgammonState, plays: Sequence[Any], ctx: equity.Context,
+                clock: Clock | None = None) -> list[float]:  # fmt: skip
+        """The value of each play for the mover: each roll of the other side and its best reply
+        (the least for us, valued with us on roll), averaged over the rolls; the other side's
+        cube decision before its roll where it has access."""
+        if clock is not None and clock.expired():
             raise OutOfTime
-        self.nodes += 1
-        me, opp = play.mover_after, play.opponent_after
-        if me & 15 == B.CHECKERS:
-            return win_value(ctx, multiplier(B.unpack(opp)), True)
+        done = self._finished(plays, ctx)
+        going = [p for p, v in zip(plays, done, strict=True) if v is None]
+        if not going:
+            return [float(v) for v in done]  # type: ignore[arg-type]
+        self.nodes += len(going) * 22
+        found = expand(self._rows(going, mover_first=False), state.game.cap)
         cube_live = ctx.other().may_double(0)  # the other side may double before its roll
-        leaves = Leaves(ctx)
-        rolls: list[tuple[float, list[int], list[int]]] = []
+        now, twice = child_values(found, ctx, doubled=cube_live)
+        expected = found.group_min(now).reshape(len(going), 21) @ WEIGHTS
+        if twice is not None:
+            # the other side doubles when that is better for it; we then take or drop,
+            # whichever is better for us
+            doubled = found.group_min(twice).reshape(len(going), 21) @ WEIGHTS
+            drop = win_value(ctx, 1, False)
+            expected = np.minimum(expected, np.maximum(doubled, drop))
+        it = iter(expected.tolist())
+        return [next(it) if v is None else v for v in done]
+
+    def three_ply(self, state: BackgammonState, plays: Sequence[Any],
+                  ctx: equity.Context) -> list[float]:  # fmt: skip
+        """The value of each play for the mover three plies deep: each roll of the other side
+        and its best reply (by the network, one ply), then each of our rolls and our best play,
+        valued by the network with the other side on roll. The cube counts at the leaves only
+        (each side's access there), not in the middle of the search."""
+        done = self._finished(plays, ctx)
+        going = [p for p, v in zip(plays, done, strict=True) if v is None]
+        if not going:
+            return [float(v) for v in done]  # type: ignore[arg-type]
         cap = state.game.cap
-        for high, low, weight in _ROLLS:
-            if clock.expired():
-                raise OutOfTime
-            self.nodes += 1
-            found, _ = generate(opp, me, high, low, cap)
-            indexes: list[int] = []
-            lost: list[int] = []  # replies that bear off: how many times the cube we lose
-            for their, mine in found:
-                if their & 15 == B.CHECKERS:
-                    lost.append(multiplier(B.unpack(mine)))
-                else:
-                    indexes.append(leaves.add(mine, their))
-            rolls.append((weight, indexes, lost))
-        now, doubled = leaves.values(doubled=cube_live)
-        expected_now = _expect(rolls, now, ctx)
-        if doubled is None:
-            return expected_now
-        # the other side doubles when that is better for it; we then take or drop, whichever
-        # is better for us
-        expected_doubled = _expect(rolls, doubled, _taken_ctx(ctx))
-        drop = win_value(ctx, 1, False)
-        return min(expected_now, max(expected_doubled, drop))
+        replies = expand(self._rows(going, mover_first=False), cap)
+        reply_values, _ = child_values(replies, ctx)
+        chosen = replies.group_argmin(reply_values)  # the other side's reply to each roll
+        value = reply_values[chosen]  # where the reply ends the game, that is the value
+        open_ = np.flatnonzero(replies.ends[chosen] == 0)
+        if len(open_):
+            ours = expand(replies.counts[chosen[open_]], cap)
+            self.nodes += len(open_) * 21
+            leaf, _ = mover_values(ours, ctx)
+            value[open_] = ours.group_max(leaf).reshape(len(open_), 21) @ WEIGHTS
+        expected = value.reshape(len(going), 21) @ WEIGHTS
+        it = iter(expected.tolist())
+        return [next(it) if v is None else v for v in done]
 
     # -- the cube ---------------------------------------------------------------------------
 
@@ -329,42 +346,16 @@ class BackgammonAgent(ExpectimaxAgent):
         """``(no double, double take, double pass)`` for the side whose turn it is, one roll
         ahead: for each roll its best play (one ply), then the network."""
         ctx = self._context(state)
-        stakes = state.stakes
-        assert stakes is not None
+        assert state.stakes is not None
         me, opp = state.mover_boards()
-        other = ctx.other()
-        turned = _doubled_ctx(ctx)  # the other side owns the cube at twice its value
-        leaves_now = Leaves(other)
-        leaves_doubled = Leaves(_taken_ctx(other))
-        per_roll: list[tuple[float, list[int], list[float], list[float]]] = []
-        cap = state.game.cap
-        for high, low, weight in _ROLLS:
-            found, _ = generate(me, opp, high, low, cap)
-            indexes: list[int] = []
-            fixed_now: list[float] = []
-            fixed_doubled: list[float] = []
-            for mine, theirs in found:
-                if mine & 15 == B.CHECKERS:
-                    kind = multiplier(B.unpack(theirs))
-                    fixed_now.append(win_value(ctx, kind, True))
-                    fixed_doubled.append(win_value(turned, kind, True))
-                else:
-                    indexes.append(leaves_now.add(theirs, mine))
-                    leaves_doubled.add(theirs, mine)
-            per_roll.append((weight, indexes, fixed_now, fixed_doubled))
-        now, _ = leaves_now.values()
-        doubled, _ = leaves_doubled.values()
-        back = equity.opposite(ctx)
-        ours_now, ours_doubled = back(now), back(doubled)
-        nd = dt = 0.0
-        for weight, indexes, fixed_now, fixed_doubled in per_roll:
-            # one best play per roll, chosen with the cube as it would be
-            options_now = [*ours_now[indexes].tolist(), *fixed_now]
-            options_doubled = [*ours_doubled[indexes].tolist(), *fixed_doubled]
-            nd += weight * max(options_now)
-            dt += weight * max(options_doubled)
-        dp = win_value(ctx, 1, True)
-        return nd, dt, dp
+        rows = unpack_many([me, opp]).reshape(1, 2, 26)
+        found = expand(rows, state.game.cap)
+        now, twice = mover_values(found, ctx, doubled=True)
+        assert twice is not None
+        # one best play per roll, chosen with the cube as it would be
+        nd = float(found.group_max(now) @ WEIGHTS)
+        dt = float(found.group_max(twice) @ WEIGHTS)
+        return nd, dt, win_value(ctx, 1, True)
 
     def _cube_action(self, state: BackgammonState, moves: list[Any]) -> Any:
         stakes = state.stakes
@@ -431,18 +422,6 @@ class BackgammonAgent(ExpectimaxAgent):
         else:
             return None
         return CubeAction("resign", value)
-
-
-def _expect(
-    rolls: list[tuple[float, list[int], list[int]]], values: Array, ctx: equity.Context
-) -> float:
-    """The average over the rolls of the other side's best reply (the least for us); a reply
-    that bears off loses the game at the context's cube."""
-    total = 0.0
-    for weight, indexes, lost in rolls:
-        options = [*values[indexes].tolist(), *(win_value(ctx, k, False) for k in lost)]
-        total += weight * min(options)
-    return total
 
 
 def _taken_ctx(ctx: equity.Context) -> equity.Context:

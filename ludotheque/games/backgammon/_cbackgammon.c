@@ -1,7 +1,9 @@
 /* The optional compiled core of backgammon: the legal plays of a roll (movegen.py's generate(),
  * the same plays in the same order, each with the same canonical single moves), built straight
- * into the values the engine uses, random play-outs for roll-outs, and the engine's states made
- * in one allocation (rules.py's _make()).
+ * into the values the engine uses, random play-outs for roll-outs, the engine's states made
+ * in one allocation (rules.py's _make()), and the evaluation: the network's inputs and forward
+ * pass, the bear-off databases, and every roll's plays from a batch of positions with their
+ * chances (network.py's and search.py's, which stay the reference).
  *
  * Boards are movegen.py's packed integers (four bits per place: 0 off, 1-24 the points, 25 the
  * bar, each side in its own view), held here as unsigned 128-bit integers. movegen.py stays the
@@ -10,6 +12,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include <structmember.h>
@@ -752,6 +755,700 @@ static PyObject *make_state(PyObject *self, PyObject *const *args, Py_ssize_t na
     return state;
 }
 
+/* -- the evaluation (network.py's chances_of_counts) ------------------------------------------
+ *
+ * Positions are rows of 52 counts: the side on roll's 26 (0 off, 1-24, 25 bar, its own view),
+ * then the other side's 26 (its own view). The network's inputs are network.py's second
+ * encoding (INPUTS2, 220), built as tools/backgammon_numba.py's kernels build them; its layers
+ * are sigmoid layers computed in double precision from the weights network.py gives
+ * (net_load). When both sides are bearing off, the bear-off databases answer (bearoff.py):
+ * the two-sided one (exact chances of the race played to win) when both sides are in it, else
+ * the one-sided one. network.py stays the reference and the fallback. */
+
+#define RAW_UNITS 96
+#define SIDE1 (RAW_UNITS + 8)
+#define SIDE2 (SIDE1 + 5)
+#define INPUTS2 (2 * SIDE2 + 2)
+#define OUTPUTS 5
+#define MAX_LAYERS 3
+#define MAX_UNITS 1024 /* padded units of a layer, at most */
+#define NETS 2 /* slot 0: every position; slot 1 (when loaded): races (no contact) */
+#define FULL_POINTS 0x1FFFFFEll
+
+typedef struct {
+    int layers;
+    int sizes[MAX_LAYERS + 1]; /* inputs, then each layer's units */
+    int padded[MAX_LAYERS + 1]; /* the same rounded up to a multiple of CHUNK */
+    /* the first layer's weights by input (inputs x padded[1]); each later layer's by unit
+       (sizes[k + 1] x padded[k], transposed); zeros in the padding */
+    double *weights[MAX_LAYERS];
+    double *biases[MAX_LAYERS]; /* padded[k + 1] each, zeros in the padding */
+} Net;
+
+#define CHUNK 16
+
+static Net nets[NETS];
+static int32_t escape_rolls[4096]; /* network.escape_table() */
+static int escapes_ready = 0;
+
+static int dice_high[21], dice_low[21];
+static double roll_weight[21];
+
+static void init_rolls(void) {
+    int k = 0;
+    for (int h = 1; h <= 6; h++)
+        for (int l = 1; l <= h; l++) {
+            dice_high[k] = h;
+            dice_low[k] = l;
+            roll_weight[k] = (h == l ? 1.0 : 2.0) / 36.0;
+            k++;
+        }
+}
+
+static int rearmost(const uint8_t *c) {
+    for (int p = 25; p > 0; p--)
+        if (c[p]) return p;
+    return 0;
+}
+
+static int pip_count(const uint8_t *c) {
+    int s = 0;
+    for (int p = 1; p < 26; p++) s += p * c[p];
+    return s;
+}
+
+/* the blocking-aware chance that ``other`` hits a blot of ``own`` next roll, and the pips lost
+   to the worst such hit on average (network.hit_chances) */
+static void hit_chances(const uint8_t *own, const uint8_t *other, double *chance, double *loss) {
+    int64_t open = 0, blots = 0, src = 0;
+    for (int b = 1; b < 25; b++) {
+        if (own[b] < 2) open |= (int64_t)1 << b;
+        if (own[b] == 1) blots |= (int64_t)1 << b;
+        if (other[25 - b]) src |= (int64_t)1 << b;
+    }
+    *chance = 0.0;
+    *loss = 0.0;
+    if (!blots) return;
+    int bar = other[25];
+    double c = 0.0, l = 0.0;
+    for (int k = 0; k < 21; k++) {
+        int d1 = dice_high[k], d2 = dice_low[k];
+        int64_t reach = 0;
+        if (d1 == d2) {
+            int d = d1, steps = 4;
+            int64_t cur = src;
+            if (bar > 0) {
+                if (!((open >> d) & 1)) continue;
+                reach = (int64_t)1 << d;
+                steps = bar < 4 ? 4 - bar : 0;
+                cur = src | ((int64_t)1 << d);
+            }
+            for (int s = 0; s < steps; s++) {
+                int64_t moved = (cur << d) & FULL_POINTS;
+                reach |= moved;
+                cur = moved & open;
+            }
+        } else if (bar >= 2) {
+            reach = (((int64_t)1 << d1) | ((int64_t)1 << d2)) & open;
+        } else if (bar == 1) {
+            for (int i = 0; i < 2; i++) {
+                int di = i == 0 ? d1 : d2, dj = i == 0 ? d2 : d1;
+                if ((open >> di) & 1)
+                    reach |= ((int64_t)1 << di) | ((int64_t)1 << (di + dj)) |
+                             ((src << dj) & FULL_POINTS);
+            }
+        } else {
+            int64_t a = (src << d1) & FULL_POINTS, b = (src << d2) & FULL_POINTS;
+            reach = (a | b | ((a & open) << d2) | ((b & open) << d1)) & FULL_POINTS;
+        }
+        int64_t hit = reach & blots;
+        if (hit) {
+            int lowest = __builtin_ctzll((unsigned long long)hit);
+            c += roll_weight[k];
+            l += roll_weight[k] * (25 - lowest);
+        }
+    }
+    *chance = c;
+    *loss = l / 24.0;
+}
+
+static int escapes_at(int64_t blocked, int p) {
+    int64_t pattern = p >= 12 ? (blocked >> (p - 12)) & 4095 : (blocked << (12 - p)) & 4095;
+    return escape_rolls[pattern];
+}
+
+/* one side's inputs (network._side with the second encoding's hit chance, then _extra) */
+static void side_inputs(const uint8_t *own, const uint8_t *other, double *x) {
+    for (int p = 1; p < 25; p++) {
+        int n = own[p];
+        double *u = x + 4 * (p - 1);
+        u[0] = n >= 1;
+        u[1] = n >= 2;
+        u[2] = n >= 3;
+        u[3] = n > 3 ? (n - 3) / 2.0 : 0.0;
+    }
+    int bar = own[25];
+    x[RAW_UNITS] = bar >= 1;
+    x[RAW_UNITS + 1] = bar > 1 ? (bar - 1) / 2.0 : 0.0;
+    x[RAW_UNITS + 2] = own[0] / 15.0;
+    x[RAW_UNITS + 3] = pip_count(own) / 200.0;
+    double chance, loss;
+    hit_chances(own, other, &chance, &loss);
+    x[RAW_UNITS + 4] = chance;
+    int rear = rearmost(own);
+    x[RAW_UNITS + 5] = rear / 25.0;
+    int best_run = 0, run = 0, home = 0;
+    for (int p = 1; p < 25; p++) {
+        if (own[p] >= 2) {
+            run++;
+            if (run > best_run) best_run = run;
+            if (p <= 6) home++;
+        } else {
+            run = 0;
+        }
+    }
+    x[RAW_UNITS + 6] = (best_run < 6 ? best_run : 6) / 6.0;
+    x[RAW_UNITS + 7] = home / 6.0;
+    double *e = x + SIDE1;
+    e[0] = loss;
+    int64_t blocked = 0;
+    for (int b = 1; b < 25; b++)
+        if (other[25 - b] >= 2) blocked |= (int64_t)1 << b;
+    e[1] = rear > 0 ? escapes_at(blocked, rear) / 36.0 : 1.0;
+    int least = 36;
+    for (int p = 13; p < 25; p++) {
+        int n = escapes_at(blocked, p);
+        if (n < least) least = n;
+    }
+    e[2] = least / 36.0;
+    int theirs = rearmost(other), front = 25 - theirs, pips = 0;
+    for (int p = front + 1; p < 26; p++) pips += own[p] * (p - front);
+    e[3] = theirs > 0 ? pips / 152.0 : 0.0;
+    int made = 0;
+    for (int q = 1; q < 7; q++) made += other[q] >= 2;
+    e[4] = (made / 6.0) * (made / 6.0);
+}
+
+static int in_contact(const uint8_t *a, const uint8_t *b) {
+    return rearmost(a) + rearmost(b) >= 25;
+}
+
+static void encode2(const uint8_t *on_roll, const uint8_t *other, double *x) {
+    side_inputs(on_roll, other, x);
+    side_inputs(other, on_roll, x + SIDE2);
+    x[2 * SIDE2] = in_contact(on_roll, other);
+    double mine = pip_count(on_roll), theirs = pip_count(other);
+    x[2 * SIDE2 + 1] = (theirs - mine) / (mine + theirs + 1.0);
+}
+
+/* The forward pass is compiled twice where GCC can dispatch at load time (x86-64 Linux): for
+   AVX2 and for any x86-64; loops written to be vectorised (O3 on these functions). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define KERNEL \
+    __attribute__((target_clones("avx2", "default"), optimize("O3", "no-trapping-math")))
+#else
+#define KERNEL
+#endif
+
+/* the logistic function of each a[j] in place, with exp(-a[j]) to about 1e-15 relative and
+   without branches (so that the loop is vectorised): x = k ln 2 + r, |r| <= ln 2 / 2, e^r by
+   its Taylor series to r^12 / 12!, 2^k put in the exponent's bits */
+KERNEL static void sigmoid_layer(double *a, int n) {
+    for (int j = 0; j < n; j++) {
+        double x = -a[j];
+        x = x < -700.0 ? -700.0 : x;
+        x = x > 700.0 ? 700.0 : x;
+        const double shifter = 6755399441055744.0; /* 1.5 * 2^52: rounds to an integer */
+        double kd = x * 1.4426950408889634 + shifter;
+        int64_t ki;
+        memcpy(&ki, &kd, sizeof ki);
+        kd -= shifter;
+        double r = x - kd * 0.6931471805599453 - kd * 2.3190468138462996e-17;
+        double p = 1.0 / 479001600.0;
+        p = p * r + 1.0 / 39916800.0;
+        p = p * r + 1.0 / 3628800.0;
+        p = p * r + 1.0 / 362880.0;
+        p = p * r + 1.0 / 40320.0;
+        p = p * r + 1.0 / 5040.0;
+        p = p * r + 1.0 / 720.0;
+        p = p * r + 1.0 / 120.0;
+        p = p * r + 1.0 / 24.0;
+        p = p * r + 1.0 / 6.0;
+        p = p * r + 0.5;
+        p = p * r + 1.0;
+        p = p * r + 1.0;
+        int64_t bits = (int64_t)((uint64_t)(ki + 1023) << 52);
+        double scale;
+        memcpy(&scale, &bits, sizeof scale);
+        a[j] = 1.0 / (1.0 + p * scale);
+    }
+}
+
+/* the first layer's sums: a = biases + the rows of the inputs that are not zero (idx, vals),
+   CHUNK units at a time so that each chunk's sums stay in registers */
+KERNEL static void first_layer(double *restrict a, const double *restrict w,
+                               const double *restrict bias, const int *idx, const double *vals,
+                               int nnz, int units) {
+    for (int c = 0; c < units; c += CHUNK) {
+        double acc[CHUNK];
+        for (int j = 0; j < CHUNK; j++) acc[j] = bias[c + j];
+        for (int t = 0; t < nnz; t++) {
+            const double *row = w + (size_t)idx[t] * (size_t)units + c;
+            double v = vals[t];
+            for (int j = 0; j < CHUNK; j++) acc[j] += v * row[j];
+        }
+        for (int j = 0; j < CHUNK; j++) a[c + j] = acc[j];
+    }
+}
+
+KERNEL static double dot(const double *restrict a, const double *restrict b, int n) {
+    double acc[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int j = 0; j < n; j += 4)
+        for (int k = 0; k < 4; k++) acc[k] += a[j + k] * b[j + k];
+    return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
+/* the network's five outputs for the inputs x (mostly zeros) */
+static void forward(const Net *net, const double *x, double *out) {
+    double a[MAX_UNITS], b[MAX_UNITS];
+    int idx[INPUTS2];
+    double vals[INPUTS2];
+    int nnz = 0;
+    for (int i = 0; i < net->sizes[0]; i++)
+        if (x[i] != 0.0) {
+            idx[nnz] = i;
+            vals[nnz++] = x[i];
+        }
+    int units = net->padded[1];
+    first_layer(a, net->weights[0], net->biases[0], idx, vals, nnz, units);
+    sigmoid_layer(a, units);
+    double *in = a, *next = b;
+    for (int k = 1; k < net->layers; k++) {
+        int n_in = net->padded[k], n_out = net->sizes[k + 1];
+        const double *wk = net->weights[k];
+        for (int j = 0; j < n_out; j++) next[j] = net->biases[k][j] + dot(wk + (size_t)j * (size_t)n_in, in, n_in);
+        for (int j = n_out; j < net->padded[k + 1]; j++) next[j] = 0.0;
+        sigmoid_layer(next, net->padded[k + 1]);
+        double *t = in;
+        in = next;
+        next = t;
+    }
+    memcpy(out, in, sizeof(double) * OUTPUTS);
+}
+
+static void consistent(double *p) {
+    for (int k = 0; k < OUTPUTS; k++) p[k] = p[k] < 0.0 ? 0.0 : p[k] > 1.0 ? 1.0 : p[k];
+    if (p[1] > p[0]) p[1] = p[0];
+    if (p[2] > p[1]) p[2] = p[1];
+    if (p[3] > 1.0 - p[0]) p[3] = 1.0 - p[0];
+    if (p[4] > p[3]) p[4] = p[3];
+}
+
+/* -- the bear-off databases (bearoff.py) -- */
+
+#define BEAROFF_POSITIONS 54264
+static double *bo_rolls = NULL, *bo_first = NULL; /* rows normalised, width columns */
+static int bo_width = 0;
+static uint16_t *bo_two = NULL; /* two-sided: on roll's index x positions + other's index */
+static int bo_two_checkers = 0, bo_two_positions = 0;
+static int binomial[32][8];
+
+static void init_binomial(void) {
+    for (int n = 0; n < 32; n++)
+        for (int k = 0; k < 8; k++) {
+            if (k == 0) binomial[n][k] = 1;
+            else if (n == 0) binomial[n][k] = 0;
+            else binomial[n][k] = binomial[n - 1][k - 1] + binomial[n - 1][k];
+        }
+}
+
+static int bearoff_index(const uint8_t *c) {
+    int total = 0, running = 0;
+    for (int j = 1; j <= 6; j++) {
+        running += c[j];
+        total += binomial[running + j - 1][j];
+    }
+    return total;
+}
+
+static int both_home(const uint8_t *a, const uint8_t *b) {
+    for (int p = 7; p < 26; p++)
+        if (a[p] || b[p]) return 0;
+    return 1;
+}
+
+static int on_board(const uint8_t *c) { return 15 - c[0]; }
+
+static void bearoff_chances(const uint8_t *a, const uint8_t *b, double *out) {
+    int ia = bearoff_index(a), ib = bearoff_index(b), w = bo_width;
+    memset(out, 0, sizeof(double) * OUTPUTS);
+    if (bo_two && on_board(a) <= bo_two_checkers && on_board(b) <= bo_two_checkers) {
+        out[0] = bo_two[(size_t)ia * (size_t)bo_two_positions + (size_t)ib] / 65535.0;
+        return; /* nine checkers or more off on both sides: no gammon */
+    }
+    const double *pa = bo_rolls + (size_t)ia * (size_t)w, *pb = bo_rolls + (size_t)ib * (size_t)w;
+    double tail = 0.0, win = 0.0, surv[64];
+    for (int n = w - 1; n >= 0; n--) surv[n] = (tail += pb[n]);
+    for (int n = 0; n < w; n++) win += pa[n] * surv[n];
+    out[0] = win;
+    if (b[0] == 0) {
+        const double *fb = bo_first + (size_t)ib * (size_t)w;
+        double s = 0.0;
+        tail = 0.0;
+        for (int n = w - 1; n >= 0; n--) surv[n] = (tail += fb[n]);
+        for (int n = 0; n < w; n++) s += pa[n] * surv[n];
+        out[1] = s;
+    }
+    if (a[0] == 0) {
+        const double *fa = bo_first + (size_t)ia * (size_t)w;
+        double s = 0.0;
+        tail = 0.0;
+        surv[w] = 0.0;
+        for (int n = w - 1; n >= 0; n--) surv[n] = (tail += fa[n]);
+        for (int n = 0; n < w; n++) s += pb[n] * surv[n + 1];
+        out[3] = s;
+    }
+}
+
+/* the five chances of the side on roll (a) against b; -1 when no network is loaded */
+static int chances_of(const uint8_t *a, const uint8_t *b, double *out) {
+    if (bo_rolls && both_home(a, b)) {
+        bearoff_chances(a, b, out);
+        return 0;
+    }
+    const Net *net = &nets[0];
+    if (nets[1].layers && !in_contact(a, b)) net = &nets[1];
+    if (!net->layers) return -1;
+    double x[INPUTS2];
+    encode2(a, b, x);
+    forward(net, x, out);
+    consistent(out);
+    return 0;
+}
+
+/* -- the Python functions of the evaluation -- */
+
+static int read_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len % itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: a buffer of %zd-byte items", what, itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static double *copy_doubles(PyObject *obj, Py_ssize_t count, const char *what) {
+    Py_buffer view;
+    if (read_buffer(obj, &view, sizeof(double), what) < 0) return NULL;
+    if (view.len != count * (Py_ssize_t)sizeof(double)) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd doubles expected", what, count);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    double *out = PyMem_Malloc((size_t)view.len);
+    if (out == NULL) PyErr_NoMemory();
+    else memcpy(out, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+static void free_net(Net *net) {
+    for (int k = 0; k < MAX_LAYERS; k++) {
+        PyMem_Free(net->weights[k]);
+        PyMem_Free(net->biases[k]);
+        net->weights[k] = net->biases[k] = NULL;
+    }
+    net->layers = 0;
+}
+
+/* net_load(slot, layers): layers a list of (weights, biases) as float64 buffers (weights
+   inputs x units, row-major), the first reading the 220 inputs, the last giving the 5 outputs;
+   an empty list unloads the slot */
+static PyObject *net_load(PyObject *self, PyObject *args) {
+    (void)self;
+    int slot;
+    PyObject *layers;
+    if (!PyArg_ParseTuple(args, "iO!", &slot, &PyList_Type, &layers)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(layers);
+    if (slot < 0 || slot >= NETS || n > MAX_LAYERS) {
+        PyErr_SetString(PyExc_ValueError, "a slot 0-1 and at most 3 layers");
+        return NULL;
+    }
+    Net fresh;
+    memset(&fresh, 0, sizeof fresh);
+    fresh.sizes[0] = fresh.padded[0] = INPUTS2;
+    double *w = NULL, *b = NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *pair = PyList_GET_ITEM(layers, k);
+        PyObject *wo, *bo;
+        if (!PyArg_ParseTuple(pair, "OO", &wo, &bo)) goto fail;
+        Py_buffer view;
+        if (read_buffer(bo, &view, sizeof(double), "biases") < 0) goto fail;
+        Py_ssize_t units = view.len / (Py_ssize_t)sizeof(double);
+        PyBuffer_Release(&view);
+        if (units < 1 || units > MAX_UNITS - CHUNK || (k == n - 1 && units != OUTPUTS)) {
+            PyErr_SetString(PyExc_ValueError, "1-1000 units a layer, 5 outputs");
+            goto fail;
+        }
+        int n_in = fresh.sizes[k], pad_in = fresh.padded[k];
+        int pad = (int)((units + CHUNK - 1) / CHUNK * CHUNK);
+        fresh.sizes[k + 1] = (int)units;
+        fresh.padded[k + 1] = pad;
+        b = copy_doubles(bo, units, "biases");
+        w = b ? copy_doubles(wo, units * n_in, "weights") : NULL;
+        if (w == NULL) goto fail;
+        double *wp = PyMem_Calloc((size_t)(k == 0 ? n_in * pad : (int)units * pad_in),
+                                  sizeof(double));
+        double *bp = PyMem_Calloc((size_t)pad, sizeof(double));
+        fresh.layers = (int)k + 1;
+        fresh.weights[k] = wp;
+        fresh.biases[k] = bp;
+        if (wp == NULL || bp == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        memcpy(bp, b, sizeof(double) * (size_t)units);
+        for (int i = 0; i < n_in; i++)
+            for (int j = 0; j < units; j++) {
+                double v = w[(size_t)i * (size_t)units + (size_t)j];
+                if (k == 0) wp[(size_t)i * (size_t)pad + (size_t)j] = v;
+                else wp[(size_t)j * (size_t)pad_in + (size_t)i] = v;
+            }
+        PyMem_Free(w);
+        PyMem_Free(b);
+        w = b = NULL;
+    }
+    free_net(&nets[slot]);
+    nets[slot] = fresh;
+    Py_RETURN_NONE;
+fail:
+    PyMem_Free(w);
+    PyMem_Free(b);
+    free_net(&fresh);
+    return NULL;
+}
+
+/* bearoff_load(rolls, first, width[, two_sided, checkers]): the one-sided database's rows
+   (float64, normalised) and, when given, the two-sided one (uint16, win chances x 65535) */
+static PyObject *bearoff_load(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rolls, *first, *two = Py_None;
+    int width, checkers = 0;
+    if (!PyArg_ParseTuple(args, "OOi|Oi", &rolls, &first, &width, &two, &checkers)) return NULL;
+    if (width < 1 || width > 63 || checkers < 0 || checkers > 15) {
+        PyErr_SetString(PyExc_ValueError, "a width 1-63 and 0-15 checkers");
+        return NULL;
+    }
+    double *r = copy_doubles(rolls, (Py_ssize_t)BEAROFF_POSITIONS * width, "rolls");
+    double *f = r ? copy_doubles(first, (Py_ssize_t)BEAROFF_POSITIONS * width, "first") : NULL;
+    uint16_t *t = NULL;
+    int positions = binomial[checkers + 6][6];
+    if (f && two != Py_None) {
+        Py_buffer view;
+        if (read_buffer(two, &view, 2, "two-sided") == 0) {
+            if (view.len != (Py_ssize_t)positions * positions * 2)
+                PyErr_SetString(PyExc_ValueError, "two-sided: positions^2 uint16 expected");
+            else if ((t = PyMem_Malloc((size_t)view.len)) == NULL)
+                PyErr_NoMemory();
+            else
+                memcpy(t, view.buf, (size_t)view.len);
+            PyBuffer_Release(&view);
+        }
+    }
+    if (r == NULL || f == NULL || (two != Py_None && t == NULL)) {
+        PyMem_Free(r);
+        PyMem_Free(f);
+        return NULL;
+    }
+    PyMem_Free(bo_rolls);
+    PyMem_Free(bo_first);
+    PyMem_Free(bo_two);
+    bo_rolls = r;
+    bo_first = f;
+    bo_width = width;
+    bo_two = t;
+    bo_two_checkers = t ? checkers : 0;
+    bo_two_positions = t ? positions : 0;
+    Py_RETURN_NONE;
+}
+
+/* escapes_load(table): network.escape_table() as 4096 int32 */
+static PyObject *escapes_load(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_buffer view;
+    if (read_buffer(arg, &view, 4, "escapes") < 0) return NULL;
+    if (view.len != 4096 * 4) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "escapes: 4096 int32 expected");
+        return NULL;
+    }
+    memcpy(escape_rolls, view.buf, sizeof escape_rolls);
+    PyBuffer_Release(&view);
+    escapes_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static int ready(void) {
+    if (!escapes_ready || !nets[0].layers || !bo_rolls) {
+        PyErr_SetString(PyExc_RuntimeError, "load the network, the escapes and the bear-off first");
+        return 0;
+    }
+    return 1;
+}
+
+/* the rows of a buffer of positions (52 counts each), checked */
+static int read_positions(PyObject *obj, Py_buffer *view, Py_ssize_t *n) {
+    if (read_buffer(obj, view, 52, "positions") < 0) return -1;
+    *n = view->len / 52;
+    const uint8_t *c = view->buf;
+    for (Py_ssize_t i = 0; i < *n * 2; i++) {
+        int total = 0;
+        for (int p = 0; p < 26; p++) total += c[i * 26 + p];
+        if (total != 15) {
+            PyBuffer_Release(view);
+            PyErr_SetString(PyExc_ValueError, "a side has 15 checkers");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* encode(positions) -> bytes: the 220 inputs (float64) of each position */
+static PyObject *encode(PyObject *self, PyObject *arg) {
+    (void)self;
+    if (!escapes_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "load the escapes first");
+        return NULL;
+    }
+    Py_buffer view;
+    Py_ssize_t n;
+    if (read_positions(arg, &view, &n) < 0) return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * INPUTS2 * (Py_ssize_t)sizeof(double));
+    if (out != NULL) {
+        double *x = (double *)PyBytes_AS_STRING(out);
+        const uint8_t *c = view.buf;
+        for (Py_ssize_t i = 0; i < n; i++) encode2(c + 52 * i, c + 52 * i + 26, x + INPUTS2 * i);
+    }
+    PyBuffer_Release(&view);
+    return out;
+}
+
+/* evaluate(positions) -> bytes: the five chances (float64) of each position's side on roll */
+static PyObject *evaluate(PyObject *self, PyObject *arg) {
+    (void)self;
+    if (!ready()) return NULL;
+    Py_buffer view;
+    Py_ssize_t n;
+    if (read_positions(arg, &view, &n) < 0) return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * OUTPUTS * (Py_ssize_t)sizeof(double));
+    if (out != NULL) {
+        double *p = (double *)PyBytes_AS_STRING(out);
+        const uint8_t *c = view.buf;
+        for (Py_ssize_t i = 0; i < n; i++) chances_of(c + 52 * i, c + 52 * i + 26, p + 5 * i);
+    }
+    PyBuffer_Release(&view);
+    return out;
+}
+
+static u128 pack_counts(const uint8_t *c) {
+    u128 v = 0;
+    for (int p = 25; p >= 0; p--) v = (v << 4) | c[p];
+    return v;
+}
+
+static void unpack_counts(u128 v, uint8_t *c) {
+    for (int p = 0; p < 26; p++) c[p] = (uint8_t)NIBBLE(v, p);
+}
+
+/* the multiplier of a game the mover has just won: 1, 2 (gammon), 3 (backgammon) */
+static int won_kind(u128 loser) {
+    if (loser & 15) return 1;
+    for (int p = 19; p < 26; p++)
+        if (NIBBLE(loser, p)) return 3;
+    return 2;
+}
+
+/* expand(positions, cap) -> (children, chances, ends, offsets): for each position (its side on
+   roll moving) and each of the 21 rolls (high 1-6, low 1-high), the positions its legal plays
+   leave, in the order movegen finds them, as rows of 52 counts with the other side now on roll
+   first; their five chances for that side (zeros where the mover has won); ends, one byte a
+   child: 0, or 1-3 (single, gammon, backgammon) where the mover has borne off its last
+   checker; offsets (int32, 21 * positions + 1): where each roll's children begin */
+static PyObject *expand(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *obj;
+    int cap;
+    if (!PyArg_ParseTuple(args, "Oi", &obj, &cap)) return NULL;
+    if (cap < 0 || cap > 15) {
+        PyErr_SetString(PyExc_ValueError, "a cap 0-15");
+        return NULL;
+    }
+    if (!ready()) return NULL;
+    Py_buffer view;
+    Py_ssize_t n;
+    if (read_positions(obj, &view, &n) < 0) return NULL;
+    Py_ssize_t capacity = 1024, count = 0;
+    uint8_t *kids = PyMem_Malloc((size_t)capacity * 52);
+    uint8_t *ends = PyMem_Malloc((size_t)capacity);
+    int32_t *offsets = PyMem_Malloc(sizeof(int32_t) * (size_t)(21 * n + 1));
+    PyObject *result = NULL;
+    if (kids == NULL || ends == NULL || offsets == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint8_t *c = view.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        u128 me = pack_counts(c + 52 * i), opp = pack_counts(c + 52 * i + 26);
+        for (int k = 0; k < 21; k++) {
+            offsets[21 * i + k] = (int32_t)count;
+            if (search(me, opp, dice_high[k], dice_low[k], cap) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            if (count + nleaves > capacity) {
+                while (count + nleaves > capacity) capacity *= 2;
+                uint8_t *k2 = PyMem_Realloc(kids, (size_t)capacity * 52);
+                if (k2) kids = k2;
+                uint8_t *e2 = k2 ? PyMem_Realloc(ends, (size_t)capacity) : NULL;
+                if (e2) ends = e2;
+                if (!k2 || !e2) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+            }
+            for (int j = 0; j < nleaves; j++, count++) {
+                unpack_counts(leaves[j].opp, kids + 52 * count);
+                unpack_counts(leaves[j].me, kids + 52 * count + 26);
+                ends[count] = (leaves[j].me & 15) == 15 ? (uint8_t)won_kind(leaves[j].opp) : 0;
+            }
+        }
+    }
+    offsets[21 * n] = (int32_t)count;
+    PyObject *kid_bytes = PyBytes_FromStringAndSize((char *)kids, count * 52);
+    PyObject *chances = PyBytes_FromStringAndSize(NULL, count * OUTPUTS * (Py_ssize_t)sizeof(double));
+    PyObject *end_bytes = PyBytes_FromStringAndSize((char *)ends, count);
+    PyObject *off_bytes = PyBytes_FromStringAndSize((char *)offsets, (21 * n + 1) * 4);
+    if (kid_bytes && chances && end_bytes && off_bytes) {
+        double *p = (double *)PyBytes_AS_STRING(chances);
+        for (Py_ssize_t j = 0; j < count; j++) {
+            if (ends[j]) memset(p + 5 * j, 0, sizeof(double) * OUTPUTS);
+            else chances_of(kids + 52 * j, kids + 52 * j + 26, p + 5 * j);
+        }
+        result = PyTuple_Pack(4, kid_bytes, chances, end_bytes, off_bytes);
+    }
+    Py_XDECREF(kid_bytes);
+    Py_XDECREF(chances);
+    Py_XDECREF(end_bytes);
+    Py_XDECREF(off_bytes);
+done:
+    PyBuffer_Release(&view);
+    PyMem_Free(kids);
+    PyMem_Free(ends);
+    PyMem_Free(offsets);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "setup(Play): the class of plays, once."},
     {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
@@ -766,6 +1463,15 @@ static PyMethodDef methods[] = {
      "state_setup(cls, slots, unset): the engine's state class, once."},
     {"state", (PyCFunction)(void (*)(void))make_state, METH_FASTCALL,
      "state(game, white, black, side, dice, stakes=None): a state, as the engine's _make."},
+    {"net_load", net_load, METH_VARARGS,
+     "net_load(slot, [(weights, biases), ...]): a network's layers (float64), slot 0 or 1."},
+    {"bearoff_load", bearoff_load, METH_VARARGS,
+     "bearoff_load(rolls, first, width[, two_sided, checkers]): the bear-off databases."},
+    {"escapes_load", escapes_load, METH_O, "escapes_load(table): 4096 int32 escape counts."},
+    {"encode", encode, METH_O, "encode(positions) -> the inputs (float64 bytes)."},
+    {"evaluate", evaluate, METH_O, "evaluate(positions) -> five chances each (float64 bytes)."},
+    {"expand", expand, METH_VARARGS,
+     "expand(positions, cap) -> (children, chances, ends, offsets) for the 21 rolls."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -776,11 +1482,13 @@ static struct PyModuleDef module = {
 };
 
 /* the interface version movegen.py expects (raise it with any change of the functions) */
-#define VERSION 2
+#define VERSION 3
 
 PyMODINIT_FUNC PyInit__cbackgammon(void) {
     ONES = 0;
     for (int p = 1; p <= 25; p++) ONES |= ONE(p);
+    init_rolls();
+    init_binomial();
     PyObject *m = PyModule_Create(&module);
     if (m != NULL && PyModule_AddIntConstant(m, "VERSION", VERSION) < 0) Py_CLEAR(m);
     return m;

@@ -1,11 +1,17 @@
-"""A one-sided bear-off database: for every way to place up to 15 checkers on the six points of
-a home board, how many rolls it takes to bear them all off, and how many to bear off the first.
+"""The bear-off databases. The one-sided one: for every way to place up to 15 checkers on the six
+points of a home board, how many rolls it takes to bear them all off, and how many to bear off
+the first. The two-sided one (``bearoff2.npz``, as GNU Backgammon ships): for every pair of home
+boards of up to six checkers each, the exact chance that the side on roll wins.
 
-The database was computed by our own code (``tools/backgammon_bearoff.py``): a position's
-distribution mixes, over the 21 rolls, the distribution of the play that bears off fastest on
-average. When both sides are bearing off, the chances of the game follow from the two
+Both were computed by our own code (``tools/backgammon_bearoff.py``). In the one-sided database
+a position's distribution mixes, over the 21 rolls, the distribution of the play that bears off
+fastest on average; when both sides are bearing off, the chances of the game follow from the two
 distributions, the side on roll counting its rolls first — exact for the race as each side plays
-it alone, which is how programs since Jellyfish's have read such databases.
+it alone, which is how programs since Jellyfish's have read such databases. Near the end the
+best play for the race differs from the fastest (a side behind takes a chance of a quick finish,
+a side ahead the surest way): where both sides have six checkers or fewer left, the two-sided
+database answers with the chance of the race played to win it by both sides (up to 1% from the
+one-sided estimate). Nine checkers or more off on both sides: no gammon is possible there.
 
 Positions are numbered by the combinatorial number system: the counts ``c1 … c6`` (point 1
 first) with running sums ``s_j`` map to ``sum(C(s_j + j - 1, j))``, a number below
@@ -17,6 +23,7 @@ from __future__ import annotations
 from functools import cache
 from importlib.resources import files
 from math import comb
+from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +63,23 @@ def tables() -> tuple[Array, Array]:
     return rolls, first
 
 
+@cache
+def two_sided() -> tuple[npt.NDArray[np.uint16], int]:
+    """``(win, checkers)``: the two-sided database, ``win[a, b]`` the chance (x 65535) that the
+    side on roll with board ``a`` wins against board ``b`` (indexes of ``index_of``), for
+    boards of at most ``checkers`` checkers."""
+    with files(__package__).joinpath("bearoff2.npz").open("rb") as handle, np.load(handle) as data:
+        return np.ascontiguousarray(data["win"]), int(data["checkers"])
+
+
+def in_two_sided(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Rows (26 counts per side) both in their home boards with few enough checkers left for
+    the two-sided database."""
+    _, most = two_sided()
+    few = (15 - a[:, 0].astype(np.int64) <= most) & (15 - b[:, 0].astype(np.int64) <= most)
+    return both_home(a, b) & few
+
+
 def both_home(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     """Rows (26 counts per side) where both sides have every checker home or borne off."""
     away = np.asarray(a[:, 7:].any(axis=1) | b[:, 7:].any(axis=1), dtype=np.bool_)
@@ -76,6 +100,12 @@ def chances(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Arr
     width = rolls.shape[1]
     a = index_of(on_roll[:, 1:7])
     b = index_of(other[:, 1:7])
+    exact = in_two_sided(on_roll, other)
+    if exact.all():
+        win, _ = two_sided()
+        out = np.zeros((len(a), 5))
+        out[:, 0] = win[a, b] / 65535
+        return out
     pa, pb = rolls[a], rolls[b]
     # the side on roll wins when it needs no more rolls than the other: its n-th roll comes
     # before the other's n-th
@@ -93,6 +123,10 @@ def chances(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Arr
         fa = first[a[gammonable_a]]
         # the other side wins a gammon when it finishes strictly before our first checker is off
         out[gammonable_a, 3] = (pb[gammonable_a] * _survival(fa)[:, 1 : width + 1]).sum(axis=1)
+    if exact.any():
+        win, _ = two_sided()
+        out[exact] = 0.0
+        out[exact, 0] = win[a[exact], b[exact]] / 65535
     return out
 
 
@@ -102,3 +136,13 @@ def expected_rolls(counts: tuple[int, ...] | list[int]) -> float:
     rolls, _ = tables()
     dist = rolls[index_one(counts)]
     return float(dist @ np.arange(dist.shape[0]))
+
+
+def load_core(core: ModuleType) -> None:
+    """Give the compiled core (``_cbackgammon.c``) the databases, which it reads as this module
+    does."""
+    rolls, first = tables()
+    win, checkers = two_sided()
+    core.bearoff_load(
+        np.ascontiguousarray(rolls), np.ascontiguousarray(first), rolls.shape[1], win, checkers
+    )

@@ -247,7 +247,7 @@ Leaves = dict[tuple[int, int], tuple[RawStep, ...]]
 generate: Callable[[int, int, int, int, int], tuple[Leaves, int]] = generate_py
 """All legal plays of a roll (see ``generate_py``): the compiled core's when it was built."""
 
-CORE = compiled("ludotheque.games.backgammon._cbackgammon", 2)
+CORE = compiled("ludotheque.games.backgammon._cbackgammon", 3)
 """The compiled core (``_cbackgammon.c``), or ``None``: the same search in C."""
 if CORE is not None:
     generate = CORE.generate

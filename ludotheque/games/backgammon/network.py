@@ -23,6 +23,12 @@ The weights were learnt by our own TD(lambda) self-play (``tools/train_backgammo
 random weights, with no expert knowledge and no other engine's numbers; they ship with the
 package in ``network.npz``. Boards are the packed integers of ``board`` (one nibble per place),
 so a batch of positions is turned into inputs with a handful of array operations.
+
+Where the compiled core was built (``_cbackgammon.c``), it computes the second encoding and the
+forward pass in C (``core``; about ten times numpy's evaluations per second, see
+``bench/bg_eval.py``); the numpy code here is its reference and the fallback, in the same
+double precision, so both give the same numbers. ``use`` evaluates with another network than
+the shipped one (the benches measure checkpoints so).
 """
 
 from __future__ import annotations
@@ -31,12 +37,14 @@ from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
+from types import ModuleType
 from typing import IO
 
 import numpy as np
 import numpy.typing as npt
 
 from . import bearoff
+from .movegen import CORE
 
 RAW = 24 * 4
 SIDE_INPUTS = RAW + 8
@@ -311,12 +319,11 @@ def encode(on_roll: Sequence[int], other: Sequence[int], inputs: int = INPUTS) -
     return encode_counts(counts[:, 0], counts[:, 1], inputs)
 
 
-def _sigmoid32(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The logistic function of ``x``, in place (no temporary arrays: half the time of
-    ``1 / (1 + exp(-x))`` on a hidden layer of thousands of rows)."""
+def _sigmoid(x: Array) -> Array:
+    """The logistic function of ``x``, in place (no temporary arrays)."""
     np.negative(x, out=x)
     np.exp(x, out=x)
-    x += np.float32(1.0)
+    x += 1.0
     np.reciprocal(x, out=x)
     return x
 
@@ -343,22 +350,12 @@ def flip(p: Array) -> Array:
 
 
 class Network:
-    """One hidden layer; ``probabilities`` of a batch of encoded positions. The weights are
-    kept as given (training changes them in place) and read in single precision, which halves
-    the time of a batch (a network's answers do not need more)."""
+    """One hidden layer; ``probabilities`` of a batch of encoded positions, in double precision
+    (as the compiled core computes them: both give the same numbers)."""
 
     def __init__(self, w1: Array, b1: Array, w2: Array, b2: Array) -> None:
         self.w1, self.b1 = w1, b1
         self.w2, self.b2 = w2.reshape(w1.shape[1], -1), np.asarray(b2, dtype=np.float64).ravel()
-        self._single: tuple[npt.NDArray[np.float32], ...] | None = None
-
-    def _weights32(self) -> tuple[npt.NDArray[np.float32], ...]:
-        if self._single is None:
-            self._single = tuple(
-                np.ascontiguousarray(w, dtype=np.float32)
-                for w in (self.w1, self.b1, self.w2, self.b2)
-            )
-        return self._single
 
     @property
     def hidden_units(self) -> int:
@@ -398,18 +395,23 @@ class Network:
             b2=self.b2.astype(np.float32),
         )
 
-    def hidden(self, x: Array) -> npt.NDArray[np.float32]:
-        w1, b1, _, _ = self._weights32()
-        layer = x.astype(np.float32) @ w1
-        layer += b1
-        return _sigmoid32(layer)
+    def layers(self) -> list[tuple[Array, Array]]:
+        """The (weights, biases) of each layer, as the compiled core takes them."""
+        return [
+            (np.ascontiguousarray(self.w1, dtype=np.float64), np.ascontiguousarray(self.b1)),
+            (np.ascontiguousarray(self.w2, dtype=np.float64), np.ascontiguousarray(self.b2)),
+        ]
+
+    def hidden(self, x: Array) -> Array:
+        layer = x @ self.w1
+        layer += self.b1
+        return _sigmoid(layer)
 
     def probabilities(self, x: Array) -> Array:
         """The five outcome chances of the side on roll, one row per row of ``x``."""
-        _, _, w2, b2 = self._weights32()
-        out = self.hidden(x) @ w2
-        out += b2
-        return consistent(_sigmoid32(out).astype(np.float64))
+        out = self.hidden(x) @ self.w2
+        out += self.b2
+        return consistent(_sigmoid(out))
 
     def win_chance(self, x: Array) -> Array:
         """The on-roll side's chance to win, one per row of ``x``."""
@@ -421,6 +423,45 @@ def shipped() -> Network:
     """The trained network that ships with the package."""
     with files(__package__).joinpath("network.npz").open("rb") as handle:
         return Network.load(handle)
+
+
+_chosen: list[Network | None] = [None]  # the network in use when not the shipped one
+_in_core: list[Network | None] = [None]  # the network the compiled core holds
+
+
+def use(net: Network | None) -> None:
+    """Evaluate with ``net`` from now on (``None``: the shipped network again), in this
+    process: how the benches and the training tools measure another network."""
+    _chosen[0] = net
+
+
+def current() -> Network:
+    """The network the evaluation reads: the shipped one unless ``use`` chose another."""
+    return _chosen[0] or shipped()
+
+
+def core() -> ModuleType | None:
+    """The compiled evaluation (``_cbackgammon.c``) holding the current network and the bear-off
+    databases, or ``None`` when the core was not built or the network reads the first
+    encoding (the numpy code below then evaluates)."""
+    net = current()
+    if CORE is None or net.inputs != INPUTS2:
+        return None
+    if _in_core[0] is not net:
+        if _in_core[0] is None:
+            CORE.escapes_load(escape_table().astype(np.int32))
+            bearoff.load_core(CORE)
+        CORE.net_load(0, net.layers())
+        _in_core[0] = net
+    return CORE
+
+
+def counts_rows(
+    on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.uint8]:
+    """Positions as the compiled core reads them: a row of 52 counts each (the side on roll's
+    26, then the other side's)."""
+    return np.ascontiguousarray(np.concatenate([on_roll, other], axis=1), dtype=np.uint8)
 
 
 def win_chances(on_roll: Sequence[int], other: Sequence[int]) -> Array:
@@ -440,13 +481,23 @@ def outcome_chances(on_roll: Sequence[int], other: Sequence[int]) -> Array:
 
 
 def chances_of_counts(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
-    """``outcome_chances`` for rows of 26 counts (each side in its own view)."""
+    """``outcome_chances`` for rows of 26 counts (each side in its own view): the compiled
+    core's when it is there, else numpy's (the same numbers)."""
+    fast = core()
+    if fast is not None:
+        raw = fast.evaluate(counts_rows(on_roll, other))
+        return np.frombuffer(raw, dtype=np.float64).reshape(-1, OUTPUTS).copy()
+    return chances_numpy(on_roll, other)
+
+
+def chances_numpy(on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8]) -> Array:
+    """``chances_of_counts`` by numpy: the reference of the compiled evaluation."""
     out = np.empty((on_roll.shape[0], OUTPUTS))
     home = bearoff.both_home(on_roll, other)
     if home.any():
         out[home] = bearoff.chances(on_roll[home], other[home])
     rest = ~home
     if rest.any():
-        net = shipped()
+        net = current()
         out[rest] = net.probabilities(encode_counts(on_roll[rest], other[rest], net.inputs))
     return out
