@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -109,6 +110,17 @@ def resign(person: Person, game_id: str) -> None:
     assert answer.status_code == 200, answer.text
 
 
+def wait_rated(person: Person, game_id: str) -> None:
+    """Until the rating job has rated the game (it runs beside the request, on the queue)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        table = person.get(f"/api/play/{person.seat(game_id)}").json().get("table") or {}
+        if table.get("ratings"):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"game {game_id} not rated in 30 s")
+
+
 def rows(html: str, table: str) -> list[str]:
     body = html.split(f'id="{table}"', 1)[1].split("</table>", 1)[0]
     return re.findall(r'<tr data-game-id="([^"]+)"', body)
@@ -168,6 +180,7 @@ def test_profile_dates_in_the_readers_language(client: TestClient, fake: FakeTim
     alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
     game_id = lobby_game(alice, bob, rated=True)
     resign(bob, game_id)
+    wait_rated(alice, game_id)
     fake.advance(3 * 3600)
     french = alice.get("/@/alice", headers={"accept-language": "fr"}).text
     assert "il y a 3 heures" in french and "Joueur depuis le 5 déc. 2026" in french
