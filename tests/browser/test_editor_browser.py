@@ -115,7 +115,7 @@ def test_the_general_set_up_by_click_drag_and_keyboard_then_analysed(
     settled(page, expected)
     expect(page.locator("#editor-status")).to_have_text("A legal position: the General to move.")
     expect(page.locator("#editor-count")).to_have_text("6 rebels on the board")
-    shot(page, "editor-general-en-desktop")
+    shot(page, "editor-general-set-up")
     # the string typed by an expert is read into the editor once the server accepts it
     page.fill("#setup-position", "c3 a1,a2,a3,a4 r 1")
     expect(target(page, "a4")).to_have_attribute("aria-label", "a4: a rebel")
@@ -168,7 +168,7 @@ def test_backgammon_set_up_by_tapping_on_a_phone_in_french(
     expect(page.locator("#editor-status")).to_have_text(
         "Position légale : les Blancs ont le trait."
     )
-    shot(page, "editor-backgammon-fr-phone")
+    shot(page, "editor-backgammon-set-up-fr-phone")
     analysed(page, expected)
     assert not page.errors  # type: ignore[attr-defined]
 
@@ -243,7 +243,7 @@ def test_defiance_counters_with_owner_and_facing_then_analysed(
     page.select_option("#editor-side", "i")
     imperium = expected[:-1] + "i"
     settled(page, imperium)
-    shot(page, "editor-defiance-en-desktop")
+    shot(page, "editor-defiance-set-up")
     analysed(page, imperium)
     assert not page.errors  # type: ignore[attr-defined]
 

@@ -47,12 +47,39 @@ const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 const GENERAL_ROWS = [["s4"], ["s1", "s2", "s3"], ...[5, 4, 3, 2, 1].map((r) => [..."abcde"].map((c) => `${c}${r}`))];
 const GENERAL_COLUMNS = { s4: [3], s1: [2], s2: [3], s3: [4] };
 
+// the board's lines (as static/boards/general.js draws them), drawn behind the points
+const GENERAL_LINES = [
+  "a1 b1 c1 d1 e1", "a2 b2 c2 d2 e2", "a3 b3 c3 d3 e3", "a4 b4 c4 d4 e4", "a5 b5 c5 d5 e5",
+  "a1 a2 a3 a4 a5", "b1 b2 b3 b4 b5", "c1 c2 c3 c4 c5 s2 s4", "d1 d2 d3 d4 d5", "e1 e2 e3 e4 e5",
+  "a1 b2 c3 d4 e5", "e1 d2 c3 b4 a5", "c1 b2 a3", "a3 b4 c5", "c5 d4 e3", "e3 d2 c1",
+  "b5 s1 s4", "d5 s3 s4", "s1 s2 s3",
+].map((line) => line.split(" "));
+const SVG = "http://www.w3.org/2000/svg";
+
+function generalLines(board) {
+  const where = {};
+  GENERAL_ROWS.forEach((row, r) => row.forEach((name, c) => (where[name] = [(GENERAL_COLUMNS[name] ? GENERAL_COLUMNS[name][0] : c + 1) - 0.5, r + 0.5])));
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 5 7");
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("class", "editor-lines");
+  svg.setAttribute("aria-hidden", "true");
+  for (const line of GENERAL_LINES) {
+    const poly = document.createElementNS(SVG, "polyline");
+    poly.setAttribute("points", line.map((p) => where[p].join(",")).join(" "));
+    poly.setAttribute("vector-effect", "non-scaling-stroke");
+    svg.append(poly);
+  }
+  board.append(svg);
+}
+
 function generalSpec(ctx) {
   let s = { general: null, rebels: new Set(), side: "r", flight: true };
   const order = GENERAL_ROWS.flat();
   return {
     tools: [["general", w("editor.piece.general")], ["rebel", w("editor.piece.rebel")]],
     layout(board) {
+      generalLines(board);
       GENERAL_ROWS.forEach((row, r) => row.forEach((name, c) => {
         const col = GENERAL_COLUMNS[name] ? GENERAL_COLUMNS[name][0] : c + 1;
         ctx.target(board, name, r + 1, col, name.startsWith("s") ? "sanctuary" : "");
