@@ -14,6 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from ludotheque import load
 from tests.browser.conftest import Server, shot
 from tests.browser.test_accessibility import axe
+from tests.browser.test_phone_pages_browser import MEASURE
 
 SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 LOCALES = {"en": "en-GB", "fr": "fr-FR"}
@@ -248,7 +249,7 @@ def test_defiance_counters_with_owner_and_facing_then_analysed(
     assert not page.errors  # type: ignore[attr-defined]
 
 
-def test_the_editor_passes_axe_in_both_languages_and_sizes(
+def test_the_editor_passes_axe_in_both_languages_and_sizes_with_44_px_targets_on_a_phone(
     server: Server, new_page: Callable[..., Page]
 ) -> None:
     found: list[str] = []
@@ -259,6 +260,9 @@ def test_the_editor_passes_axe_in_both_languages_and_sizes(
                 name = game.split("&")[0]
                 shot(page, f"editor-{name}-{lang}-{size}")
                 found += violations(page, f"editor {name} {lang} {size}")
+                if size == "phone":  # every target of the editor is at least 44 px
+                    small = page.evaluate(MEASURE)["small"]
+                    found += [f"editor {name} {lang} phone|small target|{s}" for s in small]
                 assert not page.errors  # type: ignore[attr-defined]
                 page.close()
     assert not found, "axe violations (page|rule|impact|help|nodes):\n" + "\n".join(found)
