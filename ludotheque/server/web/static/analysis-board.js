@@ -270,7 +270,7 @@ function editing(on) {
   if (on) {
     say("");
     editor.open(positionAt(view));
-    $("editor-title").scrollIntoView({ block: "nearest" });
+    $("editor-palette").querySelector('[aria-pressed="true"]').focus(); // the piece chosen
   } else $("edit").focus();
 }
 $("edit").addEventListener("click", () => editing(root.dataset.mode !== "edit"));

@@ -326,7 +326,13 @@ function defianceSpec(ctx) {
     count: () => w("editor.pools", { r: ctx.pool - onBoard("rebels"), i: ctx.pool - onBoard("imperium") }),
     fields(box, changed) {
       const dirs = DIRS.map((d) => [d, `${d} — ${w(`editor.dir.${d}`)}`]);
-      box.append(field("editor-facing", w("editor.facing"), dirs, facing, (v) => (facing = v)).node);
+      // the palette's counters face the way chosen
+      const turn = (v) => {
+        facing = v;
+        for (const swatch of document.querySelectorAll("#editor-palette .editor-piece.counter")) swatch.dataset.dir = v;
+      };
+      box.append(field("editor-facing", w("editor.facing"), dirs, facing, turn).node);
+      turn(facing);
       const sides = [["r", t("side.rebels")], ["i", t("side.imperium")], ["-", w("editor.nobody")]];
       box.append(field("editor-side", w("editor.to_move"), sides, s.side, (v) => changed((s.side = v))).node);
       const lines = range(0, n()).map((v) => [v, v]);
@@ -412,9 +418,10 @@ export function createEditor({ game, ruleset, boardModule, post, cap, pool, init
   // the palette: the game's pieces and Remove, one chosen (aria-pressed)
   const tools = [...spec.tools, ["remove", w("editor.remove")]];
   for (const [id, label] of tools) {
-    const button = make("button", { type: "button", className: "editor-tool", dataTool: id, ariaPressed: "false" },
-      make("span", { className: `editor-piece ${id === "remove" ? "remove" : "swatch"} ${id}`, ariaHidden: "true", text: id === "remove" ? "×" : "" }),
-      make("span", { text: label }));
+    const counter = game === "defiance" && id !== "remove";
+    const swatch = make("span", { className: `editor-piece ${id === "remove" ? "remove" : "swatch"}${counter ? " counter" : ""} ${id}`, ariaHidden: "true", text: id === "remove" ? "×" : "" });
+    if (counter) swatch.append(make("span", { className: "arrow", text: "↑" }));
+    const button = make("button", { type: "button", className: "editor-tool", dataTool: id, ariaPressed: "false" }, swatch, make("span", { text: label }));
     button.addEventListener("click", () => {
       if (!dragged) choose(id);
     });
