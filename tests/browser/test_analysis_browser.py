@@ -193,7 +193,8 @@ def test_hints_where_fair_and_the_analysis_board(
     board.goto(f"{server.url}/analysis?game=backgammon&ruleset=standard")
     expect(board.locator("#rolls")).to_be_visible()
     found += violations(board, "analysis board backgammon dice")
-    board.select_option("#roll", "w3b1")
+    board.select_option("#die-1", "3")  # the opening: White's die, then Black's
+    board.select_option("#die-2", "1")
     board.click("#set-roll")
     expect(board.locator("#board-root")).to_have_attribute("data-lines", "ready", timeout=THINK)
     expect(board.locator("#lines .engine-lines li").first).to_contain_text("8/5 6/5")

@@ -243,6 +243,45 @@ def test_the_analysis_board_page(lite: TestClient, lang: str) -> None:
     assert archive.status_code == 200
 
 
+def test_the_analysis_board_page_carries_the_editor(lite: TestClient) -> None:
+    """The editor's limits come from the rules contract (at most 5 checkers on a point in
+    ``seed``, none in ``standard``; 40 counters a side in Defiance), its Start position from
+    the game; ``edit=1`` opens the page in the editor."""
+    seed = lite.get("/analysis", params={"game": "backgammon", "ruleset": "seed", "edit": "1"})
+    assert 'data-cap="5"' in seed.text and 'data-editing="1"' in seed.text
+    assert 'id="editor"' in seed.text and 'id="die-1"' in seed.text and 'id="roll"' not in seed.text
+    standard = lite.get("/analysis", params={"game": "backgammon", "ruleset": "standard"})
+    assert 'data-cap="0"' in standard.text and "data-editing" not in standard.text
+    match = lite.get("/analysis", params={"game": "backgammon:match"})
+    assert 'data-initial="W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] - - cube 1 match 7 0-0"' in (
+        match.text
+    )
+    defiance = lite.get("/analysis", params={"game": "defiance:8x8"})
+    assert 'data-pool="40"' in defiance.text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_positions_the_editor_builds_are_judged_by_the_engine(lite: TestClient, lang: str) -> None:
+    """What the editor writes is checked by the engine's parser: a legal position comes back
+    in its canonical form, an illegal one is refused with the engine's reason in the reader's
+    language (422, ``bad-position``)."""
+    lite.cookies.set("lang", lang)
+    built = board(lite, "position", game="backgammon", ruleset="seed",
+                  position="W[bar,6x5] B[24] w 46").json()  # fmt: skip
+    assert built["position"] == "W[bar,6x5] B[24] w 64" and built["to_move"] == "white"
+    over_cap = board(lite, "position", game="backgammon", ruleset="seed",
+                     position="W[6x6] B[24] w 64")  # fmt: skip
+    assert over_cap.status_code == 422 and over_cap.json()["code"] == "bad-position"
+    assert ("at most 5" if lang == "en" else "au plus 5") in over_cap.json()["detail"]
+    odd = board(lite, "position", game="general", position="c3 a1,a2,a3,a4,a5 r 1")
+    assert odd.status_code == 422
+    assert ("must be even" if lang == "en" else "pair") in odd.json()["detail"]
+    pending = board(lite, "position", game="defiance", ruleset="8x8",
+                    position="8/8/8/8/8/8/8/8 r40,i40 R2.2,I6.6,I6.6 -")  # fmt: skip
+    assert pending.status_code == 422 and pending.json()["code"] == "bad-position"
+    assert "Traceback" not in pending.text
+
+
 def test_a_database_made_before_the_analysis_gains_its_table(db_url: str) -> None:
     from alembic import command
     from alembic.config import Config

@@ -414,6 +414,7 @@ async def board_page(
     game: str | None = None,
     ruleset: str | None = None,
     position: str | None = None,
+    edit: str | None = None,
 ) -> HTMLResponse:
     lang = language(request)
     if game is not None and ":" in game:  # the set-up form's "game:ruleset"
@@ -435,9 +436,18 @@ async def board_page(
         start = engine.start().position()
     return page(
         request, "analysis.html", games=games, chosen=chosen, ruleset=engine.ruleset,
-        start=start, position=position or "", error=error,
+        start=start, position=position or "", error=error, limits=editor_limits(engine),
+        initial=engine.start().position(), editing=edit == "1",
         w=lambda key, **v: translate(lang, key, **v),
     )  # fmt: skip
+
+
+def editor_limits(game: Game) -> dict[str, int]:
+    """What the position editor may not exceed, as the rules contract says: backgammon's
+    checkers on a point (``cap``, 0 for no limit) and Defiance's counters a side (``pool``)."""
+    cap = getattr(game, "cap", 0) or 0
+    pool = getattr(game, "pool_size", 0) or 0
+    return {"cap": int(cap), "pool": int(pool)}
 
 
 __all__ = ["board_view", "hints_allowed", "router"]

@@ -5,10 +5,12 @@
 import { t } from "./i18n.js";
 import { w } from "/analysis/words.js";
 import { renderLines } from "./analysis.js";
+import { createEditor } from "./analysis-editor.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("board-root");
-const { game, ruleset, start } = root.dataset;
+const { game, ruleset } = root.dataset;
+let start = root.dataset.start; // the position set up (by the address, or by the editor)
 const boardModule = await import(`./boards/${game}.js`);
 const measure = game === "backgammon" ? "equity" : "win";
 const HISTORY = 40;
@@ -142,12 +144,12 @@ async function show() {
   } else {
     $("status").textContent = w("board.to_move", { side: sideName(current.to_move) });
   }
+  // the roll: two dice (at the opening, each side's die)
   const rolls = $("rolls");
   rolls.hidden = current.to_move !== "chance";
-  if (!rolls.hidden) {
-    const select = $("roll");
-    select.replaceChildren(...current.rolls.map((roll) => Object.assign(document.createElement("option"), { value: roll, textContent: rollText(roll) })));
-  }
+  const opening = current.rolls.some((roll) => roll.startsWith("w"));
+  $("die-1-label").textContent = opening ? w("board.die", { side: "white" }) : w("board.die1");
+  $("die-2-label").textContent = opening ? w("board.die", { side: "black" }) : w("board.die2");
   $("move-input").disabled = !(live || current.to_move === "chance");
   $("move-submit").disabled = $("move-input").disabled;
   renderMoves();
@@ -220,7 +222,10 @@ $("back").addEventListener("click", () => go(view - 1));
 $("reset").addEventListener("click", () => go(0));
 $("turn-done").addEventListener("click", () => board.finish && board.finish());
 $("turn-undo").addEventListener("click", () => board.undoStep && board.undoStep());
-$("set-roll").addEventListener("click", () => play($("roll").value));
+$("set-roll").addEventListener("click", () => {
+  const [a, b] = [$("die-1").value, $("die-2").value];
+  play(current.rolls.some((roll) => roll.startsWith("w")) ? `w${a}b${b}` : `${a}${b}`);
+});
 $("move-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const input = $("move-input");
@@ -236,9 +241,39 @@ $("copy-link").addEventListener("click", async () => {
   say(w("board.copied"));
 });
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, textarea, select")) return;
+  if (event.target.closest("input, textarea, select, #editor")) return;
   if (event.key === "ArrowLeft") go(view - 1);
   else if (event.key === "ArrowRight") go(view + 1);
 });
 
+// -- the editor: the board is set up by hand, then analysed from there -----------------------
+
+const editor = createEditor({
+  game, ruleset, boardModule, post, cap: Number(root.dataset.cap), pool: Number(root.dataset.pool), initial: root.dataset.initial,
+  text: $("setup-position"),
+  onAnalyse(position) {
+    start = position;
+    root.dataset.start = position;
+    line = [];
+    view = 0;
+    editing(false);
+    show();
+  },
+  onLeave: () => editing(false),
+});
+
+function editing(on) {
+  root.dataset.mode = on ? "edit" : "play";
+  $("editor").hidden = !on;
+  $("edit").setAttribute("aria-expanded", String(on));
+  $("setup-edit").disabled = !on;
+  if (on) {
+    say("");
+    editor.open(positionAt(view));
+    $("editor-palette").querySelector('[aria-pressed="true"]').focus(); // the piece chosen
+  } else $("edit").focus();
+}
+$("edit").addEventListener("click", () => editing(root.dataset.mode !== "edit"));
+
 show();
+if (root.dataset.editing) editing(true);
