@@ -31,7 +31,7 @@ if not Path(CHROMIUM).exists():
         raise RuntimeError("browser tests need Debian's chromium at /usr/bin/chromium")
     pytest.skip("no /usr/bin/chromium (install Debian's chromium)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 
 def free_port() -> int:
@@ -159,3 +159,14 @@ def open_game(
     page.click("#start")
     if mode != "friend":
         page.wait_for_selector(f"{board}[data-position]")
+
+
+def bg_steps(page: Page, *steps: tuple[str, str]) -> None:
+    """Backgammon checker steps by clicks (from a point, to a point), each waited for: a step
+    asks the server for the turn after it, and a click while it is on its way is not taken."""
+    dice = page.locator("svg.backgammon .die.used")
+    for done, (src, dst) in enumerate(steps, start=1):
+        page.click(f'svg.backgammon g.pt[data-point="{src}"]')
+        page.click(f'svg.backgammon g.pt[data-point="{dst}"]')
+        expect(dice).to_have_count(done)
+    expect(page.locator("#turn-done")).to_be_enabled()

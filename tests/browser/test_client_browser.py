@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.browser.conftest import Server, forced_plays_by_hand, open_game, shot
+from tests.browser.conftest import Server, bg_steps, forced_plays_by_hand, open_game, shot
 
 GENERAL = "c3 a1,a2,a3,a4,a5,b1,b5,c1,c5,d1,d5,e1,e2,e3,e4,e5 r 1"
 # white to play 31; black has a blot on its 20-point (white's 5)
@@ -93,7 +93,7 @@ def test_backgammon_turns_are_numbered_with_the_roll_beside_its_play(
     expect(turns.nth(1).locator(".ply.chance")).to_have_text(re.compile(r"^\d\d:$"))
     # every ply still steps the board to it
     page.click('#move-list .ply[data-ply="1"] button')
-    expect(page.locator("#step-info")).to_have_text(re.compile(r"^Move 1 of \d"))
+    expect(page.locator("#step-info")).to_have_text(re.compile(r"^Turn 1 of \d"))
     expect(page.locator('#move-list .ply[data-ply="1"]')).to_have_class(re.compile("current"))
     shot(page, "client-backgammon-move-list")
     page.set_viewport_size({"width": 390, "height": 844})
@@ -304,10 +304,7 @@ def test_messages_that_are_not_json_and_text_that_looks_like_html(
     expect(page.locator("#xgid")).to_have_value("<b id=injected2>x</b>")
     expect(page.locator("#injected, #injected2")).to_have_count(0)
     # the page goes on working
-    bg_point(page, "8")
-    bg_point(page, "5")
-    bg_point(page, "6")
-    bg_point(page, "5")
+    bg_steps(page, ("8", "5"), ("6", "5"))
     page.click("#turn-done")
     expect(page.locator("#move-list .ply.move").first).to_have_text("8/5* 6/5")
     assert not page.errors  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import FloatRect, Page, expect
 
-from tests.browser.conftest import Server, open_game, shot
+from tests.browser.conftest import Server, bg_steps, open_game, shot
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -22,8 +22,7 @@ def play_a_move(page: Page, game: str) -> None:
         page.click('svg.general [data-point="a2"]')
         page.click('svg.general [data-point="b2"]')
     elif game == "backgammon":
-        for p in ("8", "5", "6", "5"):
-            page.click(f'svg.backgammon g.pt[data-point="{p}"]')
+        bg_steps(page, ("8", "5"), ("6", "5"))
         page.click("#turn-done")
     else:
         page.click('svg.defiance g.cell[data-cell="e5"]')

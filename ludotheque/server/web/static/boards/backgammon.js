@@ -1011,18 +1011,19 @@ export function counter(history, plies) {
 }
 
 // How a finished game was won, said under the result: a gammon or a backgammon in every
-// ruleset, with whether it scores (the Jacoby rule, a game played for the win alone); what a
-// resignation gave up. Empty when the reason says it all (a drop, a time-out).
+// ruleset (after the reason), with whether it scores (the Jacoby rule, a game played for the
+// win alone); what a resignation gave up. Empty for a single game borne off, a drop or a
+// time-out: the reason says it all.
 export function resultDetail(snap, t) {
   const about = snap.game_extra || {};
   const o = snap.outcome;
   if (!o || !o.winner || !about.win_kind) return "";
-  const kind = t(`resign.${about.win_kind}`);
-  if (o.reason === "resignation") return t("bg.won_resigned", { kind });
-  const how = t(`bg.won_by.${about.win_kind}`);
-  if (about.win_kind === "single" || about.kind_scores) return how;
+  if (o.reason === "resignation") return t("bg.won_resigned", { kind: t(`resign.${about.win_kind}`) });
+  if (about.win_kind === "single") return "";
+  const how = o.reason === "borne-off" ? `${t("reason.borne-off")} — ${t(`bg.won_by.${about.win_kind}`)}` : t(`reason.${o.reason}`);
+  if (about.kind_scores) return how;
   const played = about.points === undefined || about.points === null;
-  return `${how} — ${t(played ? "bg.kind_for_win" : "bg.kind_jacoby")}`;
+  return `${how}; ${t(played ? "bg.kind_for_win" : "bg.kind_jacoby")}`;
 }
 
 export function historyText(entry, t) {
