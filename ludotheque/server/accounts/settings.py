@@ -26,6 +26,7 @@ from .identity import CSRF_FIELD, Who, require_csrf, sign_out_response
 from .moderation import active_ban
 from .rules import PASSWORD_MAX, PASSWORD_MIN, AccountError, new_csrf_binding, username_key
 from .throttle import DEVICE_COOKIE, SignInThrottle, read_device
+from .tokens import SCOPES, TokenInfo, create_token, revoke_token, tokens_of
 from .users import User, Users
 
 router = APIRouter(dependencies=[Depends(looking)])
@@ -51,13 +52,14 @@ async def _account_page(
     """The account page of ``user`` (``context``: a notice, or a form's error)."""
     service: GameService = request.app.state.service
 
-    def read() -> Any:
+    def read() -> tuple[Any, list[TokenInfo]]:
         with service.sessions() as db:
-            return active_ban(db, user.id)
+            return active_ban(db, user.id), tokens_of(db, user.id)
 
-    ban = await service.run_db(read)
+    ban, tokens = await service.run_db(read)
     limits = {"pass_min": PASSWORD_MIN, "pass_max": PASSWORD_MAX}
-    return page(request, "account.html", status=status, banned=ban, **limits, **context)
+    return page(request, "account.html", status=status, banned=ban, tokens=tokens,
+                scopes=SCOPES, **limits, **context)  # fmt: skip
 
 
 @router.get("/account", response_class=HTMLResponse, include_in_schema=False)
@@ -65,7 +67,8 @@ async def account_page(request: Request) -> Response:
     found = _signed_in(request)
     if found is None:
         return _to_sign_in()
-    notice = "password" if request.query_params.get("changed") == "password" else None
+    changed = request.query_params.get("changed")
+    notice = changed if changed in ("password", "token") else None
     return await _account_page(request, found[1], notice=notice)
 
 
@@ -130,6 +133,50 @@ async def close_account(request: Request) -> Response:
     fresh = new_csrf_binding()  # the page after: nobody signed in any more
     request.state.who = Who(None, None, fresh, fresh_binding=fresh)
     return sign_out_response(page(request, "account_closed.html"))
+
+
+@router.post("/account/tokens", include_in_schema=False)
+async def make_token(request: Request) -> Response:
+    """Make a personal API token (a label, its scopes): the page shows it this once."""
+    found = _signed_in(request)
+    if found is None:
+        return _to_sign_in()
+    person, user = found
+    service: GameService = request.app.state.service
+    form = await request.form()
+    try:
+        require_csrf(request, person, form.get(CSRF_FIELD))
+        label, scopes = str(form.get("label") or ""), form.getlist("scope")
+
+        def write() -> str:
+            with service.sessions() as db:
+                return create_token(db, user.id, label, scopes)
+
+        secret = await service.run_db(write)
+    except GameError as exc:
+        message = exc.in_language(language(request))
+        return await _account_page(request, user, exc.status, token_error=message)
+    return await _account_page(request, user, new_token=secret)
+
+
+@router.post("/account/tokens/{token_id}/revoke", include_in_schema=False)
+async def drop_token(request: Request, token_id: int) -> Response:
+    """Revoke one of the account's tokens (at once, in every process within seconds)."""
+    found = _signed_in(request)
+    if found is None:
+        return _to_sign_in()
+    person, user = found
+    service: GameService = request.app.state.service
+    form = await request.form()
+    require_csrf(request, person, form.get(CSRF_FIELD))
+
+    def write() -> bool:
+        with service.sessions() as db:
+            return revoke_token(db, token_id, user.id)
+
+    await service.run_db(write)
+    request.app.state.users.forget_tokens()
+    return RedirectResponse("/account?changed=token#tokens-title", status_code=303)
 
 
 @router.get("/account/games", include_in_schema=False)
