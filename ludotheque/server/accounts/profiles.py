@@ -129,6 +129,7 @@ def _games(
             "opponent": None if opponent is None or opponent.closed_at else opponent.username,
             "opponent_closed": opponent is not None and opponent.closed_at is not None,
             "opponent_level": None if opponent is None else opponent.level,
+            "opponent_bot": opponent is not None and opponent.bot_at is not None,
             "url": url, "when": when.isoformat(), "when_text": format_ago(lang, when, moment),
             "when_full": f"{format_moment(lang, when)} UTC",
         })  # fmt: skip

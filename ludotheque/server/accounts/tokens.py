@@ -136,8 +136,8 @@ def token_owner(db: Session, secret: str) -> tuple[UserRow, tuple[str, ...]] | N
     return user, tuple(token.scopes.split())
 
 
-def require_scope(scopes: tuple[str, ...] | None, scope: str) -> None:
-    """Refuse (403) a token request whose token lacks ``scope`` (``None``: a cookie, which
-    may do all that its account may)."""
-    if scopes is not None and scope not in scopes:
-        raise GameError(MISSING_SCOPE.given(scope=scope), "missing-scope", 403)
+def require_scope(scopes: tuple[str, ...] | None, *wanted: str) -> None:
+    """Refuse (403) a token request whose token has none of the ``wanted`` scopes (``None``:
+    a cookie, which may do all that its account may)."""
+    if scopes is not None and not any(scope in scopes for scope in wanted):
+        raise GameError(MISSING_SCOPE.given(scope=" or ".join(wanted)), "missing-scope", 403)

@@ -78,6 +78,8 @@ ACCOUNT = words(
     word("account.tokens.scope.read", "read your games and your events"),
     word("account.tokens.submit", "Make a token"),
     word("player.closed", "Closed account"),
+    word("player.bot", "BOT"),
+    word("player.bot_title", "A bot: a program plays for this account"),
     word("chat.report", "Report"),
     word("chat.report_who", "Report this message from {name} to the moderators"),
     word("chat.reported", "Reported"),
