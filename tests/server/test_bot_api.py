@@ -7,14 +7,19 @@ declined and cancelled as the event stream tells them; the limits and refusals."
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import TypeAdapter
 
 from ludotheque.bridge import ApiError, Bridge, Client, agent_engine
+from ludotheque.cli import main
 from ludotheque.server.bots import seats
 from ludotheque.server.bots.schemas import ChallengeEvent, ChatLine, GameEvent, GameFull, GameState
 from ludotheque.server.clock.jobs import check_flag
@@ -22,6 +27,7 @@ from tests.server.live import Events, GameWatch, Live, account, api_token, bot, 
 from tests.server.live import start_game as start
 from tests.server.people import FakeTime
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SIDES = {"general": ("rebels", "general"), "backgammon": ("white", "black"),
          "defiance": ("rebels", "imperium")}  # fmt: skip
 
@@ -274,3 +280,31 @@ def test_bots_on_two_server_processes_play_through_the_bus(db_url: str) -> None:
         results = [br.results[finished["id"]] for br in bridges]
         assert all(r is not None and r["status"] == "mate" for r in results)
         assert results[0] == results[1]  # both processes streamed the same end
+
+
+def test_ludotheque_bot_runs_an_outside_engine_and_the_random_example(live: Live) -> None:
+    """``ludotheque bot --engine`` (the line protocol, examples/line_engine.py) challenges
+    and plays a whole game against our random agent; then examples/random_bot.py (with
+    ``requests``) does the same."""
+    a, b = bot(live.url, "alphabot"), bot(live.url, "betabot")
+    other = Bridge(b, agent_engine("general:random", seed=1))
+    threading.Thread(target=other.run, daemon=True).start()
+    engine = f"{sys.executable} {EXAMPLES / 'line_engine.py'} --random"
+    code = main(["bot", "--server", live.url, "--token", a.token, "--engine", engine,
+                 "--game", "general", "--challenge", "betabot", "--games", "1"])  # fmt: skip
+    assert code == 0
+    (game_id,) = other.finished
+    over = a.call("GET", f"/api/games/{game_id}")
+    assert over["outcome"] is not None and over["outcome"]["reason"] != "aborted"
+    pytest.importorskip("requests")
+    events = Events(b)
+    example = subprocess.Popen([sys.executable, str(EXAMPLES / "random_bot.py"), live.url],
+                               env={**os.environ, "LUDOTHEQUE_TOKEN": a.token})  # fmt: skip
+    try:
+        made = b.call("POST", "/api/challenge/alphabot", {"game": "defiance", "ruleset": "8x8"})
+        events.wait("challenge", id=made["id"])
+        finished = events.wait("gameFinish", timeout=240)["game"]
+        assert finished["status"] in ("mate", "draw")
+    finally:
+        example.terminate()
+        example.wait(10)
