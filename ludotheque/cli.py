@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="games the engine plays (repeat; default: all)")  # fmt: skip
     bot.add_argument("--challenge", metavar="NAME", help="challenge this player on starting")
     bot.add_argument("--ruleset", help="the challenge's ruleset")
-    bot.add_argument("--control", help="the challenge's time control (5+3, 3, 1d)")
+    bot.add_argument("--control", help="the challenge's time control (5+3, 3+12d, 1d)")
     bot.add_argument("--rated", action="store_true", help="the challenge is rated")
     bot.add_argument("--casual-only", action="store_true", help="decline rated challenges")
     bot.add_argument("--max-games", type=int, default=4, help="games at once (default 4)")

@@ -57,7 +57,7 @@ class ChallengeBody(BaseModel):
     game: str = Field(max_length=32, description="`general`, `backgammon` or `defiance`")
     ruleset: str | None = Field(default=None, max_length=32, description="default: its first")
     control: str | None = Field(
-        default=None, max_length=16, description="a time control: `5+3`, `3` (backgammon), `1d`"
+        default=None, max_length=16, description="a time control: `5+3`, `3+12d` (backgammon), `1d`"
     )
     rated: bool = Field(default=False, description="rated (needs a time control)")
     side: str | None = Field(default=None, max_length=16, description="your side (default: drawn)")
@@ -149,8 +149,9 @@ async def api_move(
     ply: Annotated[int | None, Query(description="the ply it answers (default: now)")] = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Play a move in the game's notation, URL-encoded (`a2-b2`; backgammon `13/7 8/7` as
-    `13%2F7%208%2F7`, and its decisions `roll`, `double`, `take`, `drop` and the resignation
-    offers and answers as the legal moves name them). `ply` refuses it if the game moved on."""
+    `13%2F7%208%2F7`, and its decisions `roll`, `double`, `take`, `drop`, `resign single`
+    (`gammon`, `backgammon`) on its turn, `accept` or `decline` an offer to resign). `ply`
+    refuses it if the game moved on."""
     if ply is None:
         session, _seat, _token = await _bot_game(request, person, game_id)
         async with session.lock:

@@ -36,7 +36,7 @@ class Player(Answer):
 
 
 class Control(Answer):
-    key: str = Field(description="the time control, e.g. `5+3`, `3`, `1d`")
+    key: str = Field(description="the time control, e.g. `5+3`, `3+12d`, `1d`")
     kind: str = Field(description="`fischer`, `delay` or `correspondence`")
     speed: str
 
