@@ -32,8 +32,10 @@ def test_a_token_made_on_the_account_page_is_shown_once_and_opens_the_account(
 ) -> None:
     alice = sign_up(client, "alice")
     made = form(alice, "/account", "/account/tokens", label="my bot", scope="read")
-    assert made.status_code == 200  # type: ignore[attr-defined]
-    found = re.search(r'id="new-token-value">(lud_[A-Za-z0-9_-]+)<', made.text)  # type: ignore[attr-defined]
+    assert made.status_code == 303  # type: ignore[attr-defined]  # to the page that shows it
+    shown = alice.get("/account")
+    assert shown.headers["cache-control"] == "no-store"
+    found = re.search(r'id="new-token-value">(lud_[A-Za-z0-9_-]+)<', shown.text)
     assert found is not None
     token = found.group(1)
     again = alice.get("/account").text
@@ -62,6 +64,7 @@ def test_a_token_needs_a_scope_and_a_made_up_one_opens_nothing(client: TestClien
     alice = sign_up(client, "alice")
     none = form(alice, "/account", "/account/tokens", label="x")
     assert none.status_code == 400 and "at least one scope" in none.text  # type: ignore[attr-defined]
+    assert "new-token-value" not in alice.get("/account").text
     made_up = client.get("/api/me", headers=bearer("lud_" + "A" * 43))
     assert made_up.status_code == 401 and made_up.json()["code"] == "bad-token"
 

@@ -26,7 +26,7 @@ from .identity import CSRF_FIELD, Who, require_csrf, sign_out_response
 from .moderation import active_ban
 from .rules import PASSWORD_MAX, PASSWORD_MIN, AccountError, new_csrf_binding, username_key
 from .throttle import DEVICE_COOKIE, SignInThrottle, read_device
-from .tokens import SCOPES, TokenInfo, create_token, revoke_token, tokens_of
+from .tokens import PREFIX, SCOPES, TokenInfo, create_token, revoke_token, tokens_of
 from .users import User, Users
 
 router = APIRouter(dependencies=[Depends(looking)])
@@ -34,7 +34,8 @@ router = APIRouter(dependencies=[Depends(looking)])
 PASSWORDS_DIFFER = say("The two new passwords are not the same.")
 CONFIRM_CLOSE = say("Tick the box to confirm that you want to close your account.")
 SIGN_IN_FIRST = say("Sign in to see your account.")
-GAMES_CAP = 5000  # games in one download (the most recent)
+GAMES_CAP = 5000
+NEW_TOKEN_COOKIE = "new_token"  # games in one download (the most recent)
 
 
 def _signed_in(request: Request) -> tuple[Who, User] | None:
@@ -69,7 +70,14 @@ async def account_page(request: Request) -> Response:
         return _to_sign_in()
     changed = request.query_params.get("changed")
     notice = changed if changed in ("password", "token") else None
-    return await _account_page(request, found[1], notice=notice)
+    secret = request.cookies.get(NEW_TOKEN_COOKIE)  # a token just made: shown this once
+    if not (secret and secret.startswith(PREFIX) and len(secret) < 100):
+        secret = None
+    response = await _account_page(request, found[1], notice=notice, new_token=secret)
+    if secret:
+        response.delete_cookie(NEW_TOKEN_COOKIE, path="/account")
+        response.headers["Cache-Control"] = "no-store"  # the secret stays in no cache
+    return response
 
 
 async def _checked_form(request: Request, person: Who) -> Any:
@@ -156,7 +164,11 @@ async def make_token(request: Request) -> Response:
     except GameError as exc:
         message = exc.in_language(language(request))
         return await _account_page(request, user, exc.status, token_error=message)
-    return await _account_page(request, user, new_token=secret)
+    # shown once by the page the browser is sent to (reading it again makes no new token)
+    response = RedirectResponse("/account#tokens-title", status_code=303)
+    response.set_cookie(NEW_TOKEN_COOKIE, secret, max_age=120, path="/account", httponly=True,
+                        samesite="strict", secure=request.url.scheme == "https")  # fmt: skip
+    return response
 
 
 @router.post("/account/tokens/{token_id}/revoke", include_in_schema=False)
