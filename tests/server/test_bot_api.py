@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,17 +51,22 @@ def refused(call: Any, *args: Any) -> ApiError:
     return caught.value
 
 
-@pytest.mark.parametrize("game,ruleset", [("general", "default"), ("backgammon", "seed"),
-                                          ("defiance", "10x10")])  # fmt: skip
-def test_two_bots_play_a_whole_game_through_the_bridge(live: Live, game: str, ruleset: str) -> None:
+@pytest.mark.parametrize("game,ruleset,control", [("general", "default", "3+2"),
+                                                  ("backgammon", "seed", None),
+                                                  ("defiance", "10x10", None)])  # fmt: skip
+def test_two_bots_play_a_whole_game_through_the_bridge(
+    live: Live, game: str, ruleset: str, control: str | None
+) -> None:
+    """The General's game is rated, on a clock: both bots' ratings move."""
     a, b = bot(live.url, "alphabot"), bot(live.url, "betabot")
     bridges = [Bridge(c, agent_engine(f"{game}:random", seed=n)) for n, c in enumerate((a, b))]
     threads = [threading.Thread(target=br.run, args=(1,), daemon=True) for br in bridges]
     watch = Events(a)
     for thread in threads:
         thread.start()
-    made = a.call("POST", "/api/challenge/betabot", {"game": game, "ruleset": ruleset,
-                                                       "side": SIDES[game][0]})  # fmt: skip
+    spec = {"game": game, "ruleset": ruleset, "side": SIDES[game][0], "control": control,
+            "rated": control is not None}  # fmt: skip
+    made = a.call("POST", "/api/challenge/betabot", spec)
     started = watch.wait("gameStart")["game"]
     assert started["side"] == SIDES[game][0] and started["opponent"]["title"] == "BOT"
     finished = watch.wait("gameFinish", timeout=240)["game"]
@@ -77,6 +83,16 @@ def test_two_bots_play_a_whole_game_through_the_bridge(live: Live, game: str, ru
         assert last is not None and last["status"] == finished["status"]
         assert last["moves"] == [e["text"] for e in record["history"] if e["kind"] == "move"]
     assert made["status"] == "created"
+    if control is not None:  # rated: each bot's first rated game counts, once
+        for name in ("alphabot", "betabot"):
+            deadline = time.monotonic() + 30
+            while not a.call("GET", f"/api/players/{name}")["ratings"]:
+                assert time.monotonic() < deadline, "never rated"
+                time.sleep(0.1)
+            (rating,) = a.call("GET", f"/api/players/{name}")["ratings"]
+            assert rating["games"] == 1 and rating["game"] == game
+            if finished["winner"] is not None:
+                assert rating["rating"] != 1500
 
 
 def test_resign_abort_and_draws_by_agreement(pair: tuple[Client, Client, Events, Events]) -> None:
@@ -156,6 +172,20 @@ def test_backgammon_decisions_are_moves_of_its_notation(
     over = taker_watch.wait(lambda s: s["status"] != "started")
     assert over["status"] == "mate" and over["reason"] == "dropped"
     assert over["moves"][-2:] == ["double", "drop"]
+    # an offer to resign (not among the legal moves: searches never resign), accepted
+    game = start(a, b, ea, eb, game="backgammon", ruleset="money", side="white")
+    mine, theirs = GameWatch(a, game), GameWatch(b, game)
+    turn = mine.wait(lambda s: s["toMove"] in SIDES["backgammon"])
+    mover, other_watch, watch = (a, theirs, mine) if turn["legal"] else (b, mine, theirs)
+    state = watch.wait(lambda s: bool(s["legal"]))
+    assert "resign gammon" not in state["legal"]
+    mover.move(game, "resign gammon", state["ply"])
+    offer = other_watch.wait(lambda s: set(s["legal"]) == {"accept", "decline"})
+    assert offer["cube"]["pending"] == "resign" and offer["cube"]["offer"] == "gammon"
+    (b if mover is a else a).move(game, "accept", offer["ply"])
+    over = watch.wait(lambda s: s["status"] != "started")
+    assert (over["status"], over["reason"]) == ("resign", "resignation")
+    assert over["winner"] != state["toMove"]
 
 
 def test_a_flag_falls_on_the_clock_the_test_moves(
