@@ -237,6 +237,13 @@ def test_challenges_declined_and_cancelled_are_told_to_both(
     assert eb.wait("challengeCanceled", id=again["id"])["challenge"]["status"] == "canceled"
     gone = refused(b.call, "POST", f"/api/challenge/{again['id']}/accept")
     assert (gone.status, gone.code) == (409, "seek-gone")
+    # bots listening to their events are online, BOT beside their names
+    deadline = time.monotonic() + 20
+    while len(b.call("GET", "/api/lobby")["online"]["players"]) < 2:
+        assert time.monotonic() < deadline, "the bots never came online"
+        time.sleep(0.2)
+    online = b.call("GET", "/api/lobby")["online"]["players"]
+    assert online == [{"name": "alphabot", "bot": True}, {"name": "betabot", "bot": True}]
 
 
 def test_chat_lines_reach_the_other_bots_stream(

@@ -6,7 +6,8 @@ refreshes the game here and the hub tells its members), and an open stream count
 player being there (a bot whose stream closes has left, as a page that closes). The event
 stream takes its place among the lobby's pages (``Lobby.sockets``): its challenges live while
 it is open, the lobby's views tell it of challenges, and its ``start`` notices of games made;
-it also watches the bot's games (a watcher's seat in their rooms) to tell when they end.
+it also watches the bot's games (a watcher's seat in their rooms) to tell when they end,
+and counts as a page open for the lobby's list of who is online.
 A line of nothing goes every ``KEEPALIVE`` seconds, as lichess's streams do.
 """
 
@@ -154,6 +155,7 @@ class EventStream:
     async def lines(self) -> AsyncIterator[str]:
         """The stream: the games going on and the challenges open, then what comes."""
         self.lobby.joined(self.listener, self.who)
+        self.lobby.presence.joined(self.listener, self.who)  # online while it listens
         try:
             for game_id, side in await playing(self.service, self.user.id):
                 started = await self.watch(game_id, side)
@@ -171,6 +173,7 @@ class EventStream:
                     yield text
         finally:
             self.lobby.left(self.listener)
+            self.lobby.presence.left(self.listener)
             for session, _side in self.games.values():
                 self.hub.leave(session, self.listener)  # type: ignore[arg-type]
 
