@@ -2,10 +2,12 @@
 (1366×768) and a phone (390×844): a token made on the account page is shown once and listed
 (its scopes, its Revoke button), a revoked one goes; the account made a bot through the API
 shows BOT beside its name in the header; its challenge in the lobby, its strip on the game's
-page and its profile say BOT too; axe finds nothing on any of these pages."""
+page, its profile, its opponent's and the archive say BOT too; axe finds nothing on any of
+these pages."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -93,7 +95,8 @@ def test_tokens_and_bots_in_both_languages_and_sizes(
     shot(ann, f"bots-lobby-{where}")
     problems += found(ann, f"{where} lobby")
     challenge.locator("button.accept").click()
-    ann.wait_for_url("**/play/**")
+    # (the accept's answer and the lobby's start notice both lead there: the first may be cut)
+    expect(ann).to_have_url(re.compile(r"/play/"), timeout=15_000)
     strip = ann.locator("#strip-top, #strip-bottom").filter(has_text=name)
     expect(strip.locator(".badge-bot")).to_have_text("BOT")
     shot(ann, f"bots-game-{where}")
@@ -104,5 +107,11 @@ def test_tokens_and_bots_in_both_languages_and_sizes(
     expect(ann.locator("#profile .badge-bot")).to_have_count(1)  # its opponent, in its games
     shot(ann, f"bots-profile-{where}")
     problems += found(ann, f"{where} profile")
+    link = ann.locator('#profile a[href^="/resume/"]').first.get_attribute("href")
+    assert link is not None
+    bot.call("POST", f"/api/bot/game/{link.rsplit('/', 1)[1]}/resign")  # the bot gives up
+    ann.goto(f"{server.url}/archive")
+    expect(ann.locator(".archive-players .badge-bot").first).to_have_text("BOT")
+    problems += found(ann, f"{where} archive")
     assert not page.errors and not ann.errors  # type: ignore[attr-defined]
     assert not problems, "axe violations (page|rule|help|nodes):\n" + "\n".join(problems)
