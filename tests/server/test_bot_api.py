@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import TypeAdapter
 
 from ludotheque.bridge import ApiError, Bridge, Client, agent_engine
 from ludotheque.cli import main
 from ludotheque.server.bots import seats
-from ludotheque.server.bots.schemas import ChallengeEvent, ChatLine, GameEvent, GameFull, GameState
+from ludotheque.server.bots.schemas import EventLine, GameLine
 from ludotheque.server.clock.jobs import check_flag
 from tests.server.live import Events, GameWatch, Live, account, api_token, bot, live_server
 from tests.server.live import start_game as start
@@ -139,9 +138,9 @@ def test_resign_abort_and_draws_by_agreement(pair: tuple[Client, Client, Events,
     assert after["status"] == "started" and after["legal"]
     # what was streamed is what the documentation says, field by field
     for line in theirs.lines + mine.lines + watch.lines:
-        TypeAdapter(GameFull | GameState | ChatLine).validate_python(line)
+        GameLine.model_validate(line)
     for event in ea.events + eb.events:
-        TypeAdapter(GameEvent | ChallengeEvent).validate_python(event)
+        EventLine.model_validate(event)
 
 
 def test_backgammon_decisions_are_moves_of_its_notation(

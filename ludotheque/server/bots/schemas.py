@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, RootModel
 
 from ..play.schemas import Answer
 
@@ -82,10 +82,8 @@ class ChatLine(Answer):
     text: str
 
 
-class GameLine(Answer):
+class GameLine(RootModel[GameFull | GameState | ChatLine]):
     """One line of a game stream: a `gameFull`, a `gameState` or a `chatLine`."""
-
-    line: GameFull | GameState | ChatLine
 
 
 class GameInfo(Answer):
@@ -130,7 +128,5 @@ class ChallengeEvent(Answer):
     challenge: ChallengeInfo
 
 
-class EventLine(Answer):
+class EventLine(RootModel[GameEvent | ChallengeEvent]):
     """One line of the event stream: a game or a challenge event."""
-
-    line: GameEvent | ChallengeEvent
