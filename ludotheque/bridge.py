@@ -241,6 +241,10 @@ def play_game(client: Client, game_id: str, engine: Engine) -> dict[str, Any] | 
             continue
         assert full is not None and state is not None
         if state["status"] != "started":
+            if state.get("matchGoesOn") and state.get("nextGame") is None:
+                with contextlib.suppress(ApiError):  # the match's next game: both ask
+                    client.call("POST", f"/api/bot/game/{game_id}/rematch")
+                continue  # the stream says when it is made (its gameStart comes too)
             engine.ended(full, state)
             return state
         if state["legal"]:

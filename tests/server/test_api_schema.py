@@ -31,6 +31,7 @@ BODILESS = {
     "/api/bot/game/{game_id}/resign",
     "/api/bot/game/{game_id}/abort",
     "/api/bot/game/{game_id}/draw/{accept}",
+    "/api/bot/game/{game_id}/rematch",
     "/api/challenge/{challenge_id}/accept",
     "/api/challenge/{challenge_id}/decline",
     "/api/challenge/{challenge_id}/cancel",

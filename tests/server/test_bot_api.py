@@ -8,6 +8,7 @@ declined and cancelled as the event stream tells them; the limits and refusals."
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ludotheque.bridge import ApiError, Bridge, Client, agent_engine
+from ludotheque.bridge import AgentEngine, ApiError, Bridge, Client, agent_engine
 from ludotheque.cli import main
 from ludotheque.server.bots import seats
 from ludotheque.server.bots.schemas import EventLine, GameLine
@@ -349,3 +350,32 @@ def test_ludotheque_bot_runs_an_outside_engine_and_the_random_example(live: Live
     finally:
         example.terminate()
         example.wait(10)
+
+
+class NeverDoubles(AgentEngine):
+    """Random moves, but never a double: a game is worth 3 points at most."""
+
+    def choose(self, full: dict[str, Any], state: dict[str, Any]) -> str:
+        return random.choice([m for m in state["legal"] if m != "double"] or state["legal"])
+
+
+def test_two_bots_play_a_whole_backgammon_match(live: Live) -> None:
+    """A 7-point match, game after game: each game's end says whether the match goes on, the
+    bridges ask for the next game, and both event streams start it, until a side has won."""
+    a, b = bot(live.url, "alphabot"), bot(live.url, "betabot")
+    bridges = [Bridge(c, NeverDoubles("random", ("backgammon",))) for c in (a, b)]
+    for bridge in bridges:
+        threading.Thread(target=bridge.run, daemon=True).start()
+    events = Events(a)
+    a.call("POST", "/api/challenge/betabot", {"game": "backgammon", "ruleset": "match"})
+    last = events.wait("gameFinish", timeout=300, matchGoesOn=False)["game"]
+    games = [e["game"] for e in events.events if e["type"] == "gameFinish"]
+    starts = [e["game"]["id"] for e in events.events if e["type"] == "gameStart"]
+    assert len(games) >= 3 and games[-1] == last  # 3 points a game at most: 3 games at least
+    assert [g["id"] for g in games] == starts
+    assert all(g["matchGoesOn"] for g in games[:-1])
+    record = a.call("GET", f"/api/games/{last['id']}")
+    score = record["game_extra"]["score_after"]
+    assert max(score.values()) >= 7 and record["game_extra"]["match_winner"] == last["winner"]
+    for bridge in bridges:
+        bridge.stop.set()

@@ -188,6 +188,16 @@ async def api_draw(
     raise GameError(BAD_ANSWER, "bad-request", 400)
 
 
+@router.post("/api/bot/game/{game_id}/rematch", response_model=None,
+             responses=documented(Done, "asked"))  # fmt: skip
+async def api_next_game(request: Request, game_id: str, person: AccountWho) -> dict[str, Any]:
+    """Backgammon's match: ask for its next game once a game is over (its `gameState` says
+    `matchGoesOn`). It is made once both sides ask; both event streams then say `gameStart`,
+    and the game stream's last `gameState` names it (`nextGame`). Keep the game stream open
+    meanwhile: a player away from the game lets the offer lapse, as a person's page does."""
+    return await _act(request, person, game_id, "rematch", {})
+
+
 @router.post("/api/bot/game/{game_id}/chat", response_model=None,
              responses=documented(Done, "said"))  # fmt: skip
 async def api_chat(

@@ -58,6 +58,11 @@ class GameState(Answer):
                         "`draw`, `aborted`")  # fmt: skip
     winner: str | None = Field(default=None, description="the winning side, once over")
     reason: str | None = Field(default=None, description="how it ended, the rules' code")
+    matchGoesOn: bool | None = Field(
+        default=None,
+        description="once over: a backgammon match goes on (`POST …/rematch` for its next game)",
+    )
+    nextGame: str | None = Field(default=None, description="the match's next game, once made")
 
 
 class GameFull(Answer):
@@ -102,6 +107,7 @@ class GameInfo(Answer):
     compat: dict[str, bool]
     winner: str | None = None
     reason: str | None = None
+    matchGoesOn: bool | None = None
 
 
 class GameEvent(Answer):

@@ -29,7 +29,7 @@ from ..play.session import WATCH, GameSession
 from ..play.snapshot import snapshot
 from ..store.db import SeekRow
 from .seats import playing, side_in
-from .views import challenge, chat_line, game_event, game_full, game_state
+from .views import challenge, chat_line, game_event, game_full, game_state, match_goes_on
 
 KEEPALIVE = 7.0
 
@@ -64,7 +64,8 @@ async def game_lines(
     service: GameService, hub: Hub, session: GameSession, seat: str
 ) -> AsyncIterator[str]:
     """A bot's game stream: ``gameFull``, then ``gameState`` whenever the game changes and
-    ``chatLine`` for each line of the players' chat; it ends when the game does."""
+    ``chatLine`` for each line of the players' chat; it ends when the game does (a game of a
+    backgammon match that goes on: once its next game is made, or declined)."""
     listener = Listener()
     hub.join(session, listener, seat)  # type: ignore[arg-type]
     try:
@@ -73,9 +74,10 @@ async def game_lines(
         async with session.lock:
             await service.refresh(session)
             view = hub.view(session, listener, seat)["game"]  # type: ignore[arg-type]
-        yield line(game_full(view, seat))
-        last = game_state(view)
-        while last["status"] == "started":
+        full = game_full(view, seat)
+        full["state"] = last = game_state(view, session.rematch_id)
+        yield line(full)
+        while not _over(session, last):
             message = await listener.next()
             if message is None:
                 yield "\n"
@@ -87,7 +89,7 @@ async def game_lines(
             if message.get("type") != "state":
                 continue
             async with session.lock:
-                state = game_state(snapshot(session, seat))
+                state = game_state(snapshot(session, seat), session.rematch_id)
             if state != last:
                 yield line(state)
                 last = state
@@ -95,6 +97,15 @@ async def game_lines(
         hub.leave(session, listener)  # type: ignore[arg-type]
         if hub.seated(session, seat) == 0 and watched_presence(session, seat):
             hub.later(presence(service, session, seat, False))
+
+
+def _over(session: GameSession, state: dict[str, Any]) -> bool:
+    """Whether a game stream has said all: the game is over, and so is what follows it here
+    (a match's next game made, or declined)."""
+    if state["status"] == "started":
+        return False
+    waiting = state["matchGoesOn"] and state["nextGame"] is None
+    return not waiting or session.rematch_declined is not None
 
 
 class EventStream:
@@ -107,6 +118,7 @@ class EventStream:
         self.listener = Listener()
         self.games: dict[str, tuple[GameSession, str]] = {}
         self.challenges: dict[str, dict[str, Any]] = {}
+        self.told: set[str] = set()  # the games whose end was told
 
     async def watch(self, game_id: str, side: str) -> str | None:
         """Watch ``game_id`` (its end is told); its ``gameStart`` (or ``gameFinish``)."""
@@ -192,10 +204,21 @@ class EventStream:
         elif kind == "state":
             game = message.get("game") or {}
             watched = self.games.get(str(game.get("id")))
-            if watched is not None and game.get("outcome") is not None:
-                session, side = watched
-                del self.games[session.id]
-                self.hub.leave(session, self.listener)  # type: ignore[arg-type]
+            if watched is None or game.get("outcome") is None:
+                return
+            session, side = watched
+            if session.id not in self.told:
+                self.told.add(session.id)
                 async with session.lock:
                     view = snapshot(session, side)
                 yield line(game_event("gameFinish", view, side))
+            # a match that goes on: watched until its next game is made (its gameStart)
+            if match_goes_on(game) and session.rematch_declined is None:
+                if session.rematch_id is None:
+                    return
+                following = await side_in(self.service, session.rematch_id, self.user.id)
+                started = await self.watch(session.rematch_id, following or side)
+                if started:
+                    yield started
+            del self.games[session.id]
+            self.hub.leave(session, self.listener)  # type: ignore[arg-type]

@@ -36,10 +36,17 @@ def _ms(seconds: float | None) -> int | None:
     return None if seconds is None else max(0, round(seconds * 1000))
 
 
-def game_state(view: dict[str, Any]) -> dict[str, Any]:
+def match_goes_on(view: dict[str, Any]) -> bool:
+    """Whether the game is a game of a backgammon match that goes on after it (its next game
+    is made once both sides ask for it)."""
+    return (view.get("game_extra") or {}).get("next") == "next"
+
+
+def game_state(view: dict[str, Any], next_game: str | None = None) -> dict[str, Any]:
     """A ``gameState`` of a seat's view (``play.snapshot``): the moves so far, the position
     string, whose turn, the legal moves, the clocks (milliseconds left by side), the dice and
-    the cube, the draw offer standing, and how the game stands."""
+    the cube, the draw offer standing, and how the game stands; once over, whether a match
+    goes on, and the id of its next game once made (``next_game``)."""
     outcome = view.get("outcome")
     table = view.get("table") or {}
     clock = table.get("clock")
@@ -65,6 +72,8 @@ def game_state(view: dict[str, Any]) -> dict[str, Any]:
     if outcome is not None:
         state["winner"] = outcome.get("winner")
         state["reason"] = outcome.get("reason")
+        state["matchGoesOn"] = match_goes_on(view)
+        state["nextGame"] = next_game
     return state
 
 
@@ -125,6 +134,7 @@ def game_event(kind: str, view: dict[str, Any], side: str) -> dict[str, Any]:
     if state["status"] != "started":
         game["winner"] = state.get("winner")
         game["reason"] = state.get("reason")
+        game["matchGoesOn"] = state["matchGoesOn"]
     return {"type": kind, "game": game}
 
 
