@@ -298,6 +298,18 @@ def test_what_the_bot_api_refuses(live: Live, monkeypatch: pytest.MonkeyPatch) -
     assert (bad.status, bad.code) == (401, "bad-token")
 
 
+def test_streams_count_among_an_address_connections(db_url: str) -> None:
+    with live_server(db_url, connections_per_address=2) as live:
+        a = bot(live.url, "alphabot")
+        Events(a), Events(a)
+        deadline = time.monotonic() + 10
+        while live.app.state.hub.per_address.get("stream 127.0.0.1", 0) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        many = refused(list, a.stream("/api/stream/event"))
+        assert (many.status, many.code) == (429, "too-many-connections")
+
+
 def test_bots_on_two_server_processes_play_through_the_bus(db_url: str) -> None:
     """Each bot on its own server process (PostgreSQL: LISTEN/NOTIFY carries the challenge,
     the game's start, every move and the end between them)."""
@@ -379,3 +391,19 @@ def test_two_bots_play_a_whole_backgammon_match(live: Live) -> None:
     assert max(score.values()) >= 7 and record["game_extra"]["match_winner"] == last["winner"]
     for bridge in bridges:
         bridge.stop.set()
+
+
+def test_bots_seek_in_the_lobby_too(pair: tuple[Client, Client, Events, Events]) -> None:
+    """Quick pairing and open challenges of the lobby, posted with the token: the game made
+    is announced on both event streams."""
+    a, b, ea, eb = pair
+    for client in (a, b):
+        client.call("POST", "/api/lobby/seeks", {"kind": "quick", "game": "defiance",
+                                                 "ruleset": "8x8", "control": "5+3"})  # fmt: skip
+    started = ea.wait("gameStart")["game"]
+    assert eb.wait("gameStart", id=started["id"])["game"]["side"] != started["side"]
+    assert (started["ruleset"], started["clock"]["key"]) == ("8x8", "5+3")
+    made = a.call("POST", "/api/lobby/seeks", {"game": "general"})
+    b.call("POST", f"/api/lobby/seeks/{made['id']}/accept")
+    second = eb.wait("gameStart", game="general")["game"]
+    assert ea.wait("gameStart", id=second["id"])["game"]["opponent"]["name"] == "betabot"

@@ -8,6 +8,7 @@ stay one.
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -32,6 +33,32 @@ from .streams import EventStream, game_lines
 router = APIRouter(tags=["bots"])
 NDJSON = "application/x-ndjson"
 BAD_ANSWER = say("answer yes or no")
+TOO_MANY_STREAMS = say("too many open streams from your address; close some and try again")
+
+
+def _room_for_stream(request: Request) -> str:
+    """Refuse (429) a stream beyond the per-address cap of open connections (the sockets'
+    ``connections_per_address``, counted apart); the key it is counted under."""
+    where = f"stream {address(request)}"
+    cap = request.app.state.settings.connections_per_address
+    if cap and get_hub(request).per_address.get(where, 0) >= cap:
+        raise GameError(TOO_MANY_STREAMS, "too-many-connections", 429)
+    return where
+
+
+async def _counted(request: Request, where: str, lines: AsyncIterator[str]) -> AsyncIterator[str]:
+    """``lines``, counted among the address's open streams while they last."""
+    counts = get_hub(request).per_address
+    counts[where] = counts.get(where, 0) + 1
+    try:
+        async for text in lines:
+            yield text
+    finally:
+        left = counts.get(where, 1) - 1
+        if left > 0:
+            counts[where] = left
+        else:
+            counts.pop(where, None)
 
 
 async def account(request: Request) -> Who:
@@ -102,8 +129,9 @@ async def api_events(
     `challengeCanceled`, `challengeDeclined`. The account's challenges stay open while this
     stream is (as a lobby page's)."""
     require_scope(person.scopes, "bot:play", "challenge", "read")
+    where = _room_for_stream(request)
     stream = EventStream(service, get_hub(request), request.app.state.lobby, person)
-    return StreamingResponse(stream.lines(), media_type=NDJSON)
+    return StreamingResponse(_counted(request, where, stream.lines()), media_type=NDJSON)
 
 
 async def _bot_game(request: Request, person: Who, game_id: str) -> tuple[GameSession, str, str]:
@@ -125,8 +153,9 @@ async def api_game_stream(
     offer standing, the status) and a `chatLine` for each line of the players' chat. It
     ends with the game."""
     session, seat, _token = await _bot_game(request, person, game_id)
-    return StreamingResponse(game_lines(service, get_hub(request), session, seat),
-                             media_type=NDJSON)  # fmt: skip
+    where = _room_for_stream(request)
+    lines = game_lines(service, get_hub(request), session, seat)
+    return StreamingResponse(_counted(request, where, lines), media_type=NDJSON)
 
 
 async def _act(request: Request, person: Who, game_id: str, name: str,
