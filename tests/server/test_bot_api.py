@@ -294,6 +294,8 @@ def test_what_the_bot_api_refuses(live: Live, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(seats, "MAX_GAMES", 2)  # alphabot plays two games now
     full = refused(a.call, "POST", "/api/challenge/betabot", {"game": "general"})
     assert (full.status, full.code) == (429, "too-many-games")
+    seek = refused(a.call, "POST", "/api/lobby/seeks", {"game": "general", "kind": "quick"})
+    assert (seek.status, seek.code) == (429, "too-many-games")
     bad = refused(Client(live.url, "lud_nothing").call, "GET", "/api/stream/event")
     assert (bad.status, bad.code) == (401, "bad-token")
 
