@@ -27,6 +27,7 @@ protocol on its standard input and output (lines of UTF-8 text, the bridge speak
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import logging
 import random
@@ -47,6 +48,9 @@ from .ai.levels import make_agent
 
 log = logging.getLogger("ludotheque.bridge")
 PROTOCOL = "ludotheque 1"
+BROKEN = (OSError, http.client.HTTPException, ValueError)
+"""What a stream cut in the middle raises (a line cut short does not read as JSON)."""
+RECONNECTS = 30  # tries to follow a game whose stream was cut, 2 s apart
 
 
 class ApiError(Exception):
@@ -287,10 +291,21 @@ class Bridge:
             return
 
         def run() -> None:
-            try:
-                self.results[game_id] = play_game(self.client, game_id, self.engine)
-            except Exception:
-                log.exception("game %s failed", game_id)
+            for attempt in range(RECONNECTS):  # a stream cut (a server restarting): again
+                try:
+                    last = play_game(self.client, game_id, self.engine)
+                except BROKEN as exc:
+                    log.warning("game %s: the stream broke (%s); again in 2 s", game_id, exc)
+                    last = None
+                except Exception:
+                    log.exception("game %s failed", game_id)
+                    return
+                if last is not None and last["status"] != "started":
+                    self.results[game_id] = last
+                    return
+                if self.stop.is_set() or attempt == RECONNECTS - 1:
+                    return
+                time.sleep(2.0)
 
         thread = threading.Thread(target=run, name=f"game-{game_id}", daemon=True)
         self.games[game_id] = thread
@@ -314,7 +329,7 @@ class Bridge:
                             self.stop.set()
                     if self.stop.is_set():
                         return
-            except (OSError, ApiError) as exc:
+            except (*BROKEN, ApiError) as exc:
                 if isinstance(exc, ApiError) and exc.status in (401, 403):
                     raise
                 log.warning("the event stream broke (%s); again in 2 s", exc)

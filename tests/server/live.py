@@ -47,12 +47,12 @@ class Live:
 
 
 @contextmanager
-def live_server(db_url: str, **overrides: Any) -> Iterator[Live]:
+def live_server(db_url: str, port: int | None = None, **overrides: Any) -> Iterator[Live]:
     """Serve an app on ``db_url`` (cheap passwords, no rate limits) until the block ends."""
     settings = {"database_url": db_url, "computer_delay": 0.0, "password_memory": 8,
                 "create_per_minute": 0, "moves_per_minute": 0, **overrides}  # fmt: skip
     app = create_app(Settings(**settings))
-    port = free_port()
+    port = port or free_port()
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2
     )

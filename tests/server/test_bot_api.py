@@ -24,7 +24,16 @@ from ludotheque.cli import main
 from ludotheque.server.bots import seats
 from ludotheque.server.bots.schemas import EventLine, GameLine
 from ludotheque.server.clock.jobs import check_flag
-from tests.server.live import Events, GameWatch, Live, account, api_token, bot, live_server
+from tests.server.live import (
+    Events,
+    GameWatch,
+    Live,
+    account,
+    api_token,
+    bot,
+    free_port,
+    live_server,
+)
 from tests.server.live import start_game as start
 from tests.server.people import FakeTime
 
@@ -409,3 +418,28 @@ def test_bots_seek_in_the_lobby_too(pair: tuple[Client, Client, Events, Events])
     b.call("POST", f"/api/lobby/seeks/{made['id']}/accept")
     second = eb.wait("gameStart", game="general")["game"]
     assert ea.wait("gameStart", id=second["id"])["game"]["opponent"]["name"] == "betabot"
+
+
+def test_the_bridge_comes_back_after_a_server_restart(db_url: str) -> None:
+    """The server stops in the middle of a game and starts again: both bridges connect again
+    by themselves (their event and game streams) and play the game to its end."""
+    port = free_port()
+    with live_server(db_url, port=port) as live:
+        a, b = bot(live.url, "alphabot"), bot(live.url, "betabot")
+        bridges = [Bridge(c, agent_engine("defiance:random", seed=n)) for n, c in enumerate((a, b))]
+        threads = [threading.Thread(target=br.run, args=(1,), daemon=True) for br in bridges]
+        for thread in threads:
+            thread.start()
+        events = Events(a)
+        a.call("POST", "/api/challenge/betabot", {"game": "defiance", "ruleset": "10x10"})
+        game_id = events.wait("gameStart")["game"]["id"]
+        watch = GameWatch(a, game_id)
+        watch.wait(lambda s: s["ply"] >= 10)
+    assert not any(game_id in br.results for br in bridges)  # cut in the middle
+    with live_server(db_url, port=port) as live:  # the same database, the same address
+        for thread in threads:
+            thread.join(240)
+            assert not thread.is_alive()
+        over = a.call("GET", f"/api/games/{game_id}")
+        assert over["outcome"] is not None and over["outcome"]["reason"] != "aborted"
+        assert all(br.results[game_id]["status"] in ("mate", "draw") for br in bridges)  # type: ignore[index]
