@@ -101,11 +101,12 @@ async def game_lines(
 
 def _over(session: GameSession, state: dict[str, Any]) -> bool:
     """Whether a game stream has said all: the game is over, and so is what follows it here
-    (a match's next game made, or declined)."""
+    (a match's next game made, declined, or its offer lapsed: a player left)."""
     if state["status"] == "started":
         return False
     waiting = state["matchGoesOn"] and state["nextGame"] is None
-    return not waiting or session.rematch_declined is not None
+    ended = session.rematch_declined is not None or session.rematch_lapsed is not None
+    return not waiting or ended
 
 
 class EventStream:
@@ -213,7 +214,7 @@ class EventStream:
                     view = snapshot(session, side)
                 yield line(game_event("gameFinish", view, side))
             # a match that goes on: watched until its next game is made (its gameStart)
-            if match_goes_on(game) and session.rematch_declined is None:
+            if match_goes_on(game) and not (session.rematch_declined or session.rematch_lapsed):
                 if session.rematch_id is None:
                     return
                 following = await side_in(self.service, session.rematch_id, self.user.id)
