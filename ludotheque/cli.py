@@ -90,7 +90,11 @@ def _parser() -> argparse.ArgumentParser:
                          "ludotheque/bridge.py), e.g. 'python3 my_bot.py'")  # fmt: skip
     bot.add_argument("--game", action="append", choices=sorted(available_games()),
                      help="games the engine plays (repeat; default: all)")  # fmt: skip
-    bot.add_argument("--challenge", metavar="NAME", help="challenge this player on starting")
+    bot.add_argument(
+        "--challenge",
+        metavar="NAME",
+        help="challenge this player on starting (the first --game, else the General)",
+    )
     bot.add_argument("--ruleset", help="the challenge's ruleset")
     bot.add_argument("--control", help="the challenge's time control (5+3, 3+12d, 1d)")
     bot.add_argument("--rated", action="store_true", help="the challenge is rated")
