@@ -81,6 +81,36 @@ def _parser() -> argparse.ArgumentParser:
         "--resume", action="store_true",
         help="with --save: read the games already saved there instead of playing them again",
     )  # fmt: skip
+    bot = commands.add_parser(
+        "bot", help="connect an engine to a server as a bot (its Bot API, with a token)"
+    )
+    bot.add_argument("--server", default="http://127.0.0.1:8000", help="the server's address")
+    bot.add_argument("--token", help="a personal API token with the bot:play scope "
+                     "(default: LUDOTHEQUE_TOKEN)")  # fmt: skip
+    engines = bot.add_mutually_exclusive_group(required=True)
+    engines.add_argument("--agent", help="one of ours: GAME:LEVEL (backgammon:hard) or LEVEL "
+                         "(every game): easy, medium, hard, or an algorithm")  # fmt: skip
+    engines.add_argument("--engine", help="a program speaking the line protocol (see "
+                         "ludotheque/bridge.py), e.g. 'python3 my_bot.py'")  # fmt: skip
+    bot.add_argument("--game", action="append", choices=sorted(available_games()),
+                     help="games the engine plays (repeat; default: all)")  # fmt: skip
+    bot.add_argument(
+        "--challenge",
+        metavar="NAME",
+        help="challenge this player on starting (the first --game, else the General)",
+    )
+    bot.add_argument("--ruleset", help="the challenge's ruleset")
+    bot.add_argument("--control", help="the challenge's time control (5+3, 3+12d, 1d)")
+    bot.add_argument("--rated", action="store_true", help="the challenge is rated")
+    bot.add_argument("--casual-only", action="store_true", help="decline rated challenges")
+    bot.add_argument("--max-games", type=int, default=4, help="games at once (default 4)")
+    bot.add_argument("--games", type=int, help="stop after this many games")
+    bot.add_argument(
+        "--upgrade",
+        action="store_true",
+        help="make the account a bot first (for good; before any game)",
+    )
+    bot.add_argument("--seed", type=int, help="seed of our agents")
     add_analyse_parser(commands)
     add_solve_parser(commands)
     from .server.ops.admin import add_parser as add_admin_parser
@@ -219,6 +249,55 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bot(args: argparse.Namespace) -> int:
+    """``ludotheque bot``: the bridge (``ludotheque.bridge``) until interrupted."""
+    import logging
+    import os
+
+    from .bridge import AgentEngine, ApiError, Bridge, Client, ProgramEngine, agent_engine
+
+    token = args.token or os.environ.get("LUDOTHEQUE_TOKEN")
+    if not token:
+        print("ludotheque: give a token (--token or LUDOTHEQUE_TOKEN)", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    games = tuple(args.game) if args.game else None
+    client = Client(args.server, token)
+    try:
+        engine: AgentEngine | ProgramEngine = (
+            agent_engine(args.agent, args.seed) if args.agent
+            else ProgramEngine(args.engine, games)
+        )  # fmt: skip
+    except (ValueError, OSError, RuntimeError) as exc:
+        print(f"ludotheque: {exc}", file=sys.stderr)
+        return 2
+    if games and isinstance(engine, AgentEngine):
+        engine.games = games
+    bridge = Bridge(client, engine, accept_rated=not args.casual_only,
+                    max_games=1 if args.engine else max(1, args.max_games))  # fmt: skip
+    try:
+        me = client.call("GET", "/api/account")
+        if args.upgrade and me["title"] != "BOT":
+            client.call("POST", "/api/bot/account/upgrade")
+        print(f"Ludothèque bot: {me['username']} on {args.server}", flush=True)
+        if args.challenge:
+            game = (games or ("general",))[0]
+            made = client.call("POST", f"/api/challenge/{args.challenge}", {
+                "game": game, "ruleset": args.ruleset, "control": args.control,
+                "rated": args.rated})  # fmt: skip
+            print(f"challenged {args.challenge}: {made['id']}", flush=True)
+        bridge.run(args.games)
+        bridge.wait()
+    except ApiError as exc:
+        print(f"ludotheque: the server refused: {exc.detail} ({exc.code})", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.close()
+    return 0
+
+
 def _arena(args: argparse.Namespace) -> int:
     from .arena import progress_bar, run_match
 
@@ -304,6 +383,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run(args)
         finally:
             register_oracle("general", before)
+    if args.command == "bot":
+        return _bot(args)
     if args.command == "admin":
         from .server.ops.admin import run as admin
 

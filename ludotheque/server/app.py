@@ -29,6 +29,7 @@ from .accounts.settings import router as settings_router
 from .accounts.throttle import SignInThrottle
 from .accounts.users import Users
 from .analysis.routes import router as analysis_router
+from .bots.routes import router as bot_router
 from .chat.live import Chat
 from .clock.table import CLOCKS
 from .compute.lifeline import end_with_parent
@@ -155,6 +156,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.include_router(settings_router)  # /account: password, games, closing
     app.include_router(lobby_router)
     app.include_router(analysis_router)  # analyses, hints, the analysis board
+    app.include_router(bot_router)  # the Bot API: /api/account, /api/bot/..., /api/challenge/...
     app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat
     app.include_router(api_router)
     app.include_router(live)

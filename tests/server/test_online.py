@@ -70,7 +70,8 @@ def test_players_online_across_two_servers(
         open_as(stranger, "/ws/lobby")
         until("the visitor counted", lambda: online(bob)["count"] == 3)
         assert online(bob) == {"count": 3, "anonymous": 1,
-                               "players": [{"name": "alice"}, {"name": "carol"}]}  # fmt: skip
+                               "players": [{"name": "alice", "bot": False},
+                                           {"name": "carol", "bot": False}]}  # fmt: skip
         if db_url.startswith("postgresql"):  # the bus tells B's lobby pages at once
             bob_lobby = open_as(bob, "/ws/lobby")
             dave = sign_up(a, "dave")
@@ -96,7 +97,11 @@ def test_a_dead_process_people_expire(make_client: Callable[..., TestClient]) ->
         gone.joined(object(), Who(user, None, None))
         gone.joined(object(), Who(None, None, "x" * 20, fresh_binding="x" * 20))  # no cookie
         assert on_loop(client, gone.beat)
-        assert online(carol) == {"count": 1, "anonymous": 0, "players": [{"name": "carol"}]}
+        assert online(carol) == {
+            "count": 1,
+            "anonymous": 0,
+            "players": [{"name": "carol", "bot": False}],
+        }
         fake.advance(ONLINE_SECONDS - 1)
         assert names(online(carol)) == ["carol"]
         fake.advance(2)

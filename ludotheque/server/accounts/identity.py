@@ -17,6 +17,7 @@ from fastapi import Depends
 from fastapi.requests import HTTPConnection
 from starlette.responses import Response
 
+from ..errors import GameError
 from .rules import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -27,6 +28,7 @@ from .rules import (
     new_csrf_binding,
     session_cookie,
 )
+from .tokens import BAD_TOKEN, bearer
 from .users import User, Users
 
 
@@ -38,6 +40,7 @@ class Who:
     session: str | None  # the session cookie (when it opened an account)
     binding: str | None  # what CSRF tokens are bound to: the session, else the CSRF cookie
     fresh_binding: str | None = None  # a CSRF cookie to set with this response
+    scopes: tuple[str, ...] | None = None  # an API token's scopes (``None``: not a token)
 
     @property
     def visitor(self) -> str | None:
@@ -63,9 +66,28 @@ def get_secret(conn: HTTPConnection) -> bytes:
     return conn.app.state.secret  # type: ignore[no-any-return]
 
 
+BAD_TOKEN_ERROR = GameError(BAD_TOKEN, "bad-token", 401)
+
+
+async def by_token(conn: HTTPConnection) -> tuple[User, tuple[str, ...]] | None:
+    """The account and scopes of the request's ``Authorization: Bearer`` token (``None``: no
+    such header; a token that opens nothing is refused, 401)."""
+    secret = bearer(conn.headers.get("authorization"))
+    if secret is None:
+        return None
+    found = await get_users(conn).by_token(secret)
+    if found is None:
+        raise BAD_TOKEN_ERROR
+    return found
+
+
 async def who(conn: HTTPConnection) -> Who:
-    """The person behind ``conn`` (a request or a socket)."""
+    """The person behind ``conn`` (a request or a socket): an API token's account, else a
+    session's, else an anonymous visitor."""
     users = get_users(conn)
+    tokened = await by_token(conn)
+    if tokened is not None:
+        return Who(tokened[0], None, None, scopes=tokened[1])
     token = conn.cookies.get(SESSION_COOKIE)
     user = await users.current(token)
     if user is not None:
@@ -83,6 +105,9 @@ WhoDep = Annotated[Who, Depends(who)]
 async def account_id(conn: HTTPConnection) -> int | None:
     """The signed-in account behind ``conn`` (``None``: not signed in): a seat of a game
     that belongs to an account acts only for it (``GameSession.acting``)."""
+    tokened = await by_token(conn)
+    if tokened is not None:
+        return tokened[0].id
     user = await get_users(conn).current(conn.cookies.get(SESSION_COOKIE))
     return None if user is None else user.id
 
@@ -92,15 +117,20 @@ UsersDep = Annotated[Users, Depends(get_users)]
 
 
 def token_for(conn: HTTPConnection, person: Who) -> str:
-    """The CSRF token of the pages shown to ``person``."""
-    assert person.binding is not None
+    """The CSRF token of the pages shown to ``person`` (empty for an API token's request,
+    which needs none)."""
+    if person.binding is None:
+        return ""
     return csrf_token(get_secret(conn), person.binding)
 
 
 def require_csrf(conn: HTTPConnection, person: Who, submitted: Any = None) -> None:
     """Refuse (403) a state-changing request whose CSRF token (the form field ``submitted``,
     else the ``X-CSRF-Token`` header) is not the one bound to ``person``. A binding made for
-    this very request (no cookie came) cannot be right."""
+    this very request (no cookie came) cannot be right. A request an API token authorises
+    needs none (no cookie authorises it)."""
+    if person.scopes is not None:
+        return
     if submitted is None:
         submitted = conn.headers.get(CSRF_HEADER)
     binding = None if person.fresh_binding else person.binding
@@ -108,8 +138,12 @@ def require_csrf(conn: HTTPConnection, person: Who, submitted: Any = None) -> No
 
 
 def signed_in_request(conn: HTTPConnection) -> bool:
-    """Whether a session cookie came with the request (it then authorises it: CSRF needed)."""
-    return bool(conn.cookies.get(SESSION_COOKIE))
+    """Whether a session cookie (it then authorises the request: CSRF needed) or an API
+    token came with the request."""
+    return (
+        bool(conn.cookies.get(SESSION_COOKIE))
+        or bearer(conn.headers.get("authorization")) is not None
+    )
 
 
 def remember(response: Response, conn: HTTPConnection, person: Who) -> Response:

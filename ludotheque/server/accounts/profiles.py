@@ -129,6 +129,7 @@ def _games(
             "opponent": None if opponent is None or opponent.closed_at else opponent.username,
             "opponent_closed": opponent is not None and opponent.closed_at is not None,
             "opponent_level": None if opponent is None else opponent.level,
+            "opponent_bot": opponent is not None and opponent.bot_at is not None,
             "url": url, "when": when.isoformat(), "when_text": format_ago(lang, when, moment),
             "when_full": f"{format_moment(lang, when)} UTC",
         })  # fmt: skip
@@ -163,7 +164,12 @@ def leaderboard(db: Session, game: str, ruleset: str) -> Board:
     ).all()
     moment = now()
     established = [
-        {**_rating_view(row, user.level), "name": user.username, "level": user.level}
+        {
+            **_rating_view(row, user.level),
+            "name": user.username,
+            "level": user.level,
+            "bot": user.bot_at is not None,
+        }
         for row, user in rows
         if on_leaderboard(_rating(row, game, ruleset, user.level), moment)
     ]
@@ -186,13 +192,14 @@ def named(db: Session, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if ids:
         rows = db.execute(
             select(PlayerRow.game_id, PlayerRow.side, UserRow.username, UserRow.level,
-                   UserRow.closed_at)
+                   UserRow.closed_at, UserRow.bot_at)
             .join(UserRow, UserRow.id == PlayerRow.user_id)
             .where(PlayerRow.game_id.in_(ids))
         ).all()  # fmt: skip
-        for game_id, side, username, level, closed in rows:
+        for game_id, side, username, level, closed, bot in rows:
             found.setdefault(game_id, {})[side] = {
                 "name": None if closed else username, "level": level, "closed": bool(closed),
+                "bot": bot is not None,
             }  # fmt: skip
         for game_id, control in db.execute(
             select(GameRow.id, GameRow.control).where(GameRow.id.in_(ids))

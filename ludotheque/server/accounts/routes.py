@@ -214,7 +214,8 @@ async def api_profile(request: Request, username: str) -> dict[str, Any]:
             row = db.scalar(select(UserRow).where(UserRow.id == found.id))
             assert row is not None
             data = profile(db, row, viewer)
-            return {"username": row.username, "level": row.level, "ratings": data["ratings"],
+            return {"username": row.username, "level": row.level, "bot": row.bot_at is not None,
+                    "ratings": data["ratings"],
                     "playing": data["playing"], "games": data["games"]}  # fmt: skip
 
     return await service.run_db(read)

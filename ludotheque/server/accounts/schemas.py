@@ -42,6 +42,7 @@ class ProfileGame(Answer):
     opponent: str | None
     opponent_closed: bool = Field(description="the opponent closed their account")
     opponent_level: str | None
+    opponent_bot: bool = Field(description="the opponent is a bot account")
     url: str | None
     when: str = Field(description="ISO 8601: when it ended (when it began, if being played)")
     when_text: str = Field(description="`when` for people (`3 hours ago`, `5 Dec 2026`)")
@@ -51,6 +52,7 @@ class ProfileGame(Answer):
 class Profile(Answer):
     username: str
     level: str | None = Field(description="the computer's level, for the computer's accounts")
+    bot: bool = Field(description="a bot account (BOT beside its name)")
     ratings: list[RatingView]
     playing: list[ProfileGame] = Field(description="the games being played now")
     games: list[ProfileGame] = Field(description="the latest finished games, newest first")

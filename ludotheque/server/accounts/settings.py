@@ -26,6 +26,7 @@ from .identity import CSRF_FIELD, Who, require_csrf, sign_out_response
 from .moderation import active_ban
 from .rules import PASSWORD_MAX, PASSWORD_MIN, AccountError, new_csrf_binding, username_key
 from .throttle import DEVICE_COOKIE, SignInThrottle, read_device
+from .tokens import PREFIX, SCOPES, TokenInfo, create_token, revoke_token, tokens_of
 from .users import User, Users
 
 router = APIRouter(dependencies=[Depends(looking)])
@@ -33,7 +34,8 @@ router = APIRouter(dependencies=[Depends(looking)])
 PASSWORDS_DIFFER = say("The two new passwords are not the same.")
 CONFIRM_CLOSE = say("Tick the box to confirm that you want to close your account.")
 SIGN_IN_FIRST = say("Sign in to see your account.")
-GAMES_CAP = 5000  # games in one download (the most recent)
+GAMES_CAP = 5000
+NEW_TOKEN_COOKIE = "new_token"  # games in one download (the most recent)
 
 
 def _signed_in(request: Request) -> tuple[Who, User] | None:
@@ -51,13 +53,14 @@ async def _account_page(
     """The account page of ``user`` (``context``: a notice, or a form's error)."""
     service: GameService = request.app.state.service
 
-    def read() -> Any:
+    def read() -> tuple[Any, list[TokenInfo]]:
         with service.sessions() as db:
-            return active_ban(db, user.id)
+            return active_ban(db, user.id), tokens_of(db, user.id)
 
-    ban = await service.run_db(read)
+    ban, tokens = await service.run_db(read)
     limits = {"pass_min": PASSWORD_MIN, "pass_max": PASSWORD_MAX}
-    return page(request, "account.html", status=status, banned=ban, **limits, **context)
+    return page(request, "account.html", status=status, banned=ban, tokens=tokens,
+                scopes=SCOPES, **limits, **context)  # fmt: skip
 
 
 @router.get("/account", response_class=HTMLResponse, include_in_schema=False)
@@ -65,8 +68,16 @@ async def account_page(request: Request) -> Response:
     found = _signed_in(request)
     if found is None:
         return _to_sign_in()
-    notice = "password" if request.query_params.get("changed") == "password" else None
-    return await _account_page(request, found[1], notice=notice)
+    changed = request.query_params.get("changed")
+    notice = changed if changed in ("password", "token") else None
+    secret = request.cookies.get(NEW_TOKEN_COOKIE)  # a token just made: shown this once
+    if not (secret and secret.startswith(PREFIX) and len(secret) < 100):
+        secret = None
+    response = await _account_page(request, found[1], notice=notice, new_token=secret)
+    if secret:
+        response.delete_cookie(NEW_TOKEN_COOKIE, path="/account")
+        response.headers["Cache-Control"] = "no-store"  # the secret stays in no cache
+    return response
 
 
 async def _checked_form(request: Request, person: Who) -> Any:
@@ -130,6 +141,54 @@ async def close_account(request: Request) -> Response:
     fresh = new_csrf_binding()  # the page after: nobody signed in any more
     request.state.who = Who(None, None, fresh, fresh_binding=fresh)
     return sign_out_response(page(request, "account_closed.html"))
+
+
+@router.post("/account/tokens", include_in_schema=False)
+async def make_token(request: Request) -> Response:
+    """Make a personal API token (a label, its scopes): the page shows it this once."""
+    found = _signed_in(request)
+    if found is None:
+        return _to_sign_in()
+    person, user = found
+    service: GameService = request.app.state.service
+    form = await request.form()
+    try:
+        require_csrf(request, person, form.get(CSRF_FIELD))
+        label, scopes = str(form.get("label") or ""), form.getlist("scope")
+
+        def write() -> str:
+            with service.sessions() as db:
+                return create_token(db, user.id, label, scopes)
+
+        secret = await service.run_db(write)
+    except GameError as exc:
+        message = exc.in_language(language(request))
+        return await _account_page(request, user, exc.status, token_error=message)
+    # shown once by the page the browser is sent to (reading it again makes no new token)
+    response = RedirectResponse("/account#tokens-title", status_code=303)
+    response.set_cookie(NEW_TOKEN_COOKIE, secret, max_age=120, path="/account", httponly=True,
+                        samesite="strict", secure=request.url.scheme == "https")  # fmt: skip
+    return response
+
+
+@router.post("/account/tokens/{token_id}/revoke", include_in_schema=False)
+async def drop_token(request: Request, token_id: int) -> Response:
+    """Revoke one of the account's tokens (at once, in every process within seconds)."""
+    found = _signed_in(request)
+    if found is None:
+        return _to_sign_in()
+    person, user = found
+    service: GameService = request.app.state.service
+    form = await request.form()
+    require_csrf(request, person, form.get(CSRF_FIELD))
+
+    def write() -> bool:
+        with service.sessions() as db:
+            return revoke_token(db, token_id, user.id)
+
+    await service.run_db(write)
+    request.app.state.users.forget_tokens()
+    return RedirectResponse("/account?changed=token#tokens-title", status_code=303)
 
 
 @router.get("/account/games", include_in_schema=False)

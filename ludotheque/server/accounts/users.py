@@ -33,6 +33,7 @@ from .rules import (
     validate_password,
     validate_username,
 )
+from .tokens import token_digest, token_owner
 
 CACHE_SECONDS = 5.0
 SEEN_EVERY = timedelta(hours=1)  # a session's last use is written at most this often
@@ -49,6 +50,7 @@ class User:
     username: str
     level: str | None = None
     closed: bool = False
+    bot: bool = False  # a bot account (``bots``): BOT beside its name
 
 
 class Users:
@@ -62,6 +64,7 @@ class Users:
         self.passwords = passwords
         self.cache: dict[str, tuple[float, User | None]] = {}
         self.computers: dict[str, User] = {}
+        self.token_cache: dict[str, tuple[float, tuple[User, tuple[str, ...]] | None]] = {}
 
     async def sign_up(self, username: object, password: object) -> tuple[User, str]:
         """A new account and its first session's token; ``AccountError`` if the name or the
@@ -172,7 +175,7 @@ class Users:
                 if stamp - seen > SEEN_EVERY:
                     login.seen_at = stamp
                     db.commit()
-                return User(user.id, user.username, user.level)
+                return User(user.id, user.username, user.level, bot=user.bot_at is not None)
 
         user = await self.service.run_db(read)
         if len(self.cache) > 10_000:
@@ -191,9 +194,38 @@ class Users:
                 row = db.scalar(select(UserRow).where(UserRow.username_key == key))
                 if row is None:
                     return None
-                return User(row.id, row.username, row.level, row.closed_at is not None)
+                return User(row.id, row.username, row.level, row.closed_at is not None,
+                            row.bot_at is not None)  # fmt: skip
 
         return await self.service.run_db(read)
+
+    async def by_token(self, secret: str) -> tuple[User, tuple[str, ...]] | None:
+        """The account an API token opens and the token's scopes (``None``: no live token;
+        see ``tokens``); remembered a few seconds, as sessions are."""
+        digest = "token:" + token_digest(secret)
+        cached = self.token_cache.get(digest)
+        moment = timesource.monotonic()
+        if cached is not None and moment - cached[0] < CACHE_SECONDS:
+            return cached[1]
+
+        def read() -> tuple[User, tuple[str, ...]] | None:
+            with self.service.sessions() as db:
+                found = token_owner(db, secret)
+                if found is None:
+                    return None
+                row, scopes = found
+                return User(row.id, row.username, row.level, bot=row.bot_at is not None), scopes
+
+        result = await self.service.run_db(read)
+        if len(self.token_cache) > 10_000:
+            self.token_cache.clear()
+        self.token_cache[digest] = (moment, result)
+        return result
+
+    def forget_tokens(self) -> None:
+        """Forget the tokens this process remembers (one was revoked, or an account became
+        a bot)."""
+        self.token_cache.clear()
 
     def _forget(self, user_id: int, keep: str | None = None) -> None:
         """Forget what this process remembers of ``user_id``'s sessions (but ``keep``'s)."""

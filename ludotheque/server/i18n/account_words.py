@@ -53,7 +53,33 @@ ACCOUNT = words(
         "Your account is banned since {date}: it cannot chat, post or accept challenges, nor "
         "play rated games.",
     ),
+    word("account.tokens.title", "API tokens"),
+    word(
+        "account.tokens.help",
+        "A token lets a program (a bot, a script) use the API as you: it sends "
+        "“Authorization: Bearer” and the token. Give each program its own, with only the "
+        "scopes it needs.",
+    ),
+    word("account.tokens.docs", "The API's documentation"),
+    word(
+        "account.tokens.made",
+        "Your new token is below. Copy it now: it will not be shown again.",
+    ),
+    word("account.tokens.revoked", "The token is revoked: it no longer opens anything."),
+    word("account.tokens.made_on", "made {date}"),
+    word("account.tokens.used_on", "last used {date}"),
+    word("account.tokens.revoke", "Revoke"),
+    word("account.tokens.revoke_named", "Revoke the token {name}"),
+    word("account.tokens.none", "You have no API token."),
+    word("account.tokens.label", "What the token is for"),
+    word("account.tokens.scopes", "What it may do"),
+    word("account.tokens.scope.bot_play", "play as a bot (makes sense for a bot account only)"),
+    word("account.tokens.scope.challenge", "challenge players, accept and decline challenges"),
+    word("account.tokens.scope.read", "read your games and your events"),
+    word("account.tokens.submit", "Make a token"),
     word("player.closed", "Closed account"),
+    word("player.bot", "BOT"),
+    word("player.bot_title", "A bot: a program plays for this account"),
     word("chat.report", "Report"),
     word("chat.report_who", "Report this message from {name} to the moderators"),
     word("chat.reported", "Reported"),

@@ -135,6 +135,7 @@ class Lobby:
         self.secret = secret
         self.sockets: dict[Any, Who] = {}
         self.seeks: list[SeekRow] = []
+        self.bots: set[int] = set()  # the bot accounts among the seekers
         self.games: list[dict[str, Any]] = []
         self.read_at = 0.0
         self.games_at = 0.0
@@ -206,7 +207,7 @@ class Lobby:
         stamp = self.now()
         fresh = stamp - STALE_SECONDS
 
-        def read() -> tuple[list[SeekRow], dict[str, Any], list[dict[str, Any]] | None]:
+        def read() -> tuple[list[SeekRow], dict[str, Any], list[dict[str, Any]] | None, set[int]]:
             with self.service.sessions() as db:
                 seeks = list(
                     db.scalars(
@@ -216,10 +217,17 @@ class Lobby:
                         .limit(300)
                     ).all()
                 )
-                return seeks, online(db, stamp), (_playing(db) if games else None)
+                ids = {s.user_id for s in seeks if s.user_id is not None}
+                bots = set(
+                    db.scalars(
+                        select(UserRow.id).where(UserRow.id.in_(ids), UserRow.bot_at.is_not(None))
+                    ).all()
+                ) if ids else set()  # fmt: skip
+                return seeks, online(db, stamp), (_playing(db) if games else None), bots
 
-        seeks, here, playing = await self.service.run_db(read)
+        seeks, here, playing, bots = await self.service.run_db(read)
         self.seeks = seeks
+        self.bots = bots
         self.online = here
         self.read_at = timesource.monotonic()
         if playing is not None:
@@ -237,12 +245,12 @@ class Lobby:
             mine = me is not None and _player(row).key == me.key
             if row.kind == "quick":
                 if mine:
-                    quick = _seek_view(row, True, False)
+                    quick = _seek_view(row, True, False, self.bots)
                 continue
             to_me = row.opponent_key is not None and row.opponent_key == my_key
             if row.opponent_key is not None and not (mine or to_me):
                 continue
-            seeks.append(_seek_view(row, mine, to_me))
+            seeks.append(_seek_view(row, mine, to_me, self.bots))
         return {"type": "lobby", "seeks": seeks, "quick": quick, "games": self.games,
                 "signed_in": who.user is not None, "online": self.online}  # fmt: skip
 
@@ -561,13 +569,14 @@ class Lobby:
                 await asyncio.wait_for(self.dirty.wait(), 0.25 if self.sockets else 1.0)
 
 
-def _seek_view(row: SeekRow, mine: bool, to_me: bool) -> dict[str, Any]:
+def _seek_view(row: SeekRow, mine: bool, to_me: bool, bots: set[int]) -> dict[str, Any]:
     return {
         "id": row.id, "kind": row.kind, "name": row.name, "rating": round(row.rating),
         "provisional": row.deviation >= 110.0 or row.user_id is None, "game": row.game,
         "ruleset": row.ruleset, "control": row.control,
         "control_name": control_names(row.control), "rated": bool(row.rated), "side": row.side,
         "opponent": row.opponent_name, "mine": mine, "to_me": to_me,
+        "bot": row.user_id in bots,
     }  # fmt: skip
 
 
@@ -592,6 +601,7 @@ def _playing(db: Session) -> list[dict[str, Any]]:
             "name": u.username if u is not None and u.closed_at is None else None,
             "rating": None if p.rating is None else round(p.rating),
             "provisional": bool(p.provisional),
+            "bot": u is not None and u.bot_at is not None,
         }
     return [
         {"id": g.id, "game": g.game, "ruleset": g.ruleset, "control": g.control,

@@ -149,16 +149,19 @@ def online(db: Session, stamp: float) -> dict[str, Any]:
     people = dict(rows)
     ids = sorted({user_id for user_id in people.values() if user_id is not None})
     names = (
-        db.scalars(
-            select(UserRow.username).where(UserRow.id.in_(ids), UserRow.level.is_(None))
+        db.execute(
+            select(UserRow.username, UserRow.bot_at).where(
+                UserRow.id.in_(ids), UserRow.level.is_(None)
+            )
         ).all()
         if ids
         else []
     )
     anonymous = sum(1 for user_id in people.values() if user_id is None)
-    listed = sorted(names, key=str.lower)
+    listed = sorted(names, key=lambda n: n[0].lower())
     return {"count": len(listed) + anonymous, "anonymous": anonymous,
-            "players": [{"name": name} for name in listed[:NAMED]]}  # fmt: skip
+            "players": [{"name": name, "bot": bot is not None}
+                        for name, bot in listed[:NAMED]]}  # fmt: skip
 
 
 class Online:

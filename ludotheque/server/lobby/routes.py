@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from .. import metrics
 from ..accounts.identity import Who, require_csrf, who
+from ..bots.seats import check_room
 from ..errors import GameError, say
 from ..play.budget import Budget
 from ..play.deps import LimitsDep, address
@@ -92,6 +93,7 @@ async def api_seek(
     `X-CSRF-Token` header of `/api/me`)."""
     require_csrf(request, person)
     limits.check("create", address(request))
+    await check_room(lobby.service, person.user)  # a bot's games at once
     return await lobby.post(person, body.model_dump())
 
 
@@ -104,6 +106,7 @@ async def api_accept(
 ) -> dict[str, Any]:
     require_csrf(request, person)
     limits.check("create", address(request))
+    await check_room(lobby.service, person.user)
     game_id = await lobby.accept(person, seek_id[:40])
     return {"id": game_id, "url": f"/resume/{game_id}"}
 

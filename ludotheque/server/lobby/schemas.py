@@ -26,6 +26,7 @@ class SeekView(Answer):
     opponent: str | None = Field(description="the player challenged by name, if any")
     mine: bool = Field(description="whether it is the reader's own")
     to_me: bool = Field(description="whether it challenges the reader")
+    bot: bool = Field(description="whether the seeker is a bot account")
 
 
 class PlayingView(Answer):
@@ -37,12 +38,13 @@ class PlayingView(Answer):
     control: str | None
     control_name: dict[str, str] = Field(description="its name per language")
     rated: bool
-    players: dict[str, dict[str, Any]] = Field(description="side → name, rating, provisional")
+    players: dict[str, dict[str, Any]] = Field(description="side → name, rating, provisional, bot")
     url: str
 
 
 class OnlinePlayer(Answer):
     name: str
+    bot: bool = Field(description="a bot account")
 
 
 class OnlineView(Answer):

@@ -2,8 +2,9 @@
 
 ``admin jobs`` lists the dead jobs (those that failed their last try, see ``worker.DEAD``),
 newest first, with their error; ``--retry ID`` puts one back in the queue (its tries counted
-from zero), after the cause was mended. The moderators' subcommands (reports, bans, closing
-an account) are ``moderate``'s.
+from zero), after the cause was mended. ``admin token NAME --scope ...`` makes a personal API
+token (printed once), ``tokens NAME`` lists an account's, ``revoke-token ID`` revokes one.
+The moderators' subcommands (reports, bans, closing an account) are ``moderate``'s.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from .. import timesource
+from ..accounts.rules import username_key
+from ..accounts.tokens import SCOPES, create_token, revoke_token, tokens_of
 from ..compute.worker import DEAD
-from ..store.db import JobRow, make_engine, migrate, session_factory
+from ..store.db import JobRow, UserRow, make_engine, migrate, session_factory
 from . import moderate
 
 
@@ -32,6 +35,41 @@ def add_parser(commands: Any) -> None:
     jobs.add_argument("--retry", type=int, metavar="ID", help="queue this dead job again")
     jobs.add_argument("--limit", type=int, default=50, help="how many to list (default 50)")
     moderate.add_parsers(tasks)
+    token = tasks.add_parser("token", help="make a personal API token for an account")
+    token.add_argument("username")
+    token.add_argument("--scope", action="append", choices=SCOPES, required=True,
+                       help="a scope (repeat for several): " + ", ".join(SCOPES))  # fmt: skip
+    token.add_argument("--label", default="made by an operator", help="what it is for")
+    tokens = tasks.add_parser("tokens", help="list an account's live API tokens")
+    tokens.add_argument("username")
+    revoke = tasks.add_parser("revoke-token", help="revoke an API token by its number")
+    revoke.add_argument("token_id", type=int, metavar="ID")
+
+
+def token_task(db: Session, args: argparse.Namespace) -> int:
+    """``admin token``, ``tokens`` and ``revoke-token``: 0, or 1 when nothing was found."""
+    if args.task == "revoke-token":
+        if revoke_token(db, args.token_id):
+            print(f"token {args.token_id} is revoked")
+            return 0
+        print(f"there is no live token {args.token_id}")
+        return 1
+    user = db.scalar(select(UserRow).where(UserRow.username_key == username_key(args.username)))
+    if user is None or user.level is not None or user.closed_at is not None:
+        print(f"there is no account called {args.username}")
+        return 1
+    if args.task == "token":
+        secret = create_token(db, user.id, args.label, args.scope)
+        print(f"a token for {user.username} ({' '.join(args.scope)}), shown this once:")
+        print(secret)
+        return 0
+    found = tokens_of(db, user.id)
+    if not found:
+        print(f"{user.username} has no API token")
+    for info in found:
+        used = info.used_at or "never used"
+        print(f"{info.id}\t{info.label}\t{' '.join(info.scopes)}\tmade {info.created_at}\t{used}")
+    return 0
 
 
 def dead_jobs(db: Session, limit: int = 50) -> list[JobRow]:
@@ -66,6 +104,8 @@ def run(args: argparse.Namespace, url: str) -> int:
         with session_factory(engine)() as db:
             if args.task in moderate.TASKS:
                 return moderate.run(db, args)
+            if args.task in ("token", "tokens", "revoke-token"):
+                return token_task(db, args)
             if args.retry is not None:
                 if retry_job(db, args.retry):
                     print(f"job {args.retry} is queued again")

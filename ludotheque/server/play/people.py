@@ -25,6 +25,7 @@ class Person:
     rating: float | None = None
     provisional: bool = True
     closed: bool = False  # a closed account: its name is no longer shown
+    bot: bool = False  # a bot account (``bots``): BOT beside its name
 
     @property
     def rateable(self) -> bool:
@@ -39,6 +40,7 @@ class Person:
             "level": self.level,
             "rating": None if self.rating is None else round(self.rating),
             "provisional": self.provisional,
+            "bot": self.bot,
         }
 
 
@@ -58,6 +60,7 @@ def people_of(db: Session, game_id: str) -> dict[str, Person]:
             p.rating,
             bool(p.provisional),
             bool(u is not None and u.closed_at is not None),
+            bool(u is not None and u.bot_at is not None),
         )
         for p, u in rows
     }

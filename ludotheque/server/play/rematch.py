@@ -29,7 +29,7 @@ def swapped_people(session: GameSession) -> dict[str, Person]:
         after = (session.rating_changes or {}).get(side)
         if after is not None:
             who = Person(who.user_id, who.name, who.level, who.visitor, after["after"],
-                         bool(after["provisional"]))  # fmt: skip
+                         bool(after["provisional"]), who.closed, who.bot)  # fmt: skip
         out[game.opponent(side)] = who
     return out
 

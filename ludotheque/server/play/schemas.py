@@ -96,6 +96,7 @@ class PersonView(Answer):
     level: str | None = Field(description="the computer's level, for the computer")
     rating: int | None
     provisional: bool
+    bot: bool = Field(description="a bot account (shown BOT beside its name)")
 
 
 class Away(Answer):

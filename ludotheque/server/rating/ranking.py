@@ -120,7 +120,8 @@ def person(db: Session, user_id: int, game: str, ruleset: str, *, visitor: str |
     user = db.get(UserRow, user_id)
     assert user is not None
     rating = rating_of(db, user_id, game, ruleset)
-    return Person(user.id, user.username, user.level, visitor, rating.rating, rating.provisional)
+    return Person(user.id, user.username, user.level, visitor, rating.rating, rating.provisional,
+                  bot=user.bot_at is not None)  # fmt: skip
 
 
 def _ensure_row(db: Session, user_id: int, game: str, ruleset: str, start: Rating) -> None:

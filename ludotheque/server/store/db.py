@@ -157,6 +157,24 @@ class UserRow(Base):
     # a closed account: no sign-in, its name no longer shown; the row (and its key) stays, so
     # that nobody else takes the name
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # a bot account (``bots``): set once, never undone; its name shows BOT everywhere
+    bot_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TokenRow(Base):
+    """A personal API token: the SHA-256 of its secret (shown once, never stored), its
+    scopes (space-separated), and when it was made, last used and revoked."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class LoginRow(Base):

@@ -134,7 +134,16 @@ function describe(item) {
   return parts.join(" · ");
 }
 
-function who(name, rating, provisional) {
+// BOT beside a bot account's name (a program plays for it)
+function botBadge() {
+  const badge = document.createElement("span");
+  badge.className = "badge-bot";
+  badge.title = t("player.bot_title");
+  badge.textContent = t("player.bot");
+  return badge;
+}
+
+function who(name, rating, provisional, bot = false) {
   const span = document.createElement("span");
   span.className = "who";
   if (name) {
@@ -142,6 +151,7 @@ function who(name, rating, provisional) {
     link.href = `/@/${encodeURIComponent(name)}`;
     link.textContent = name;
     span.append(link);
+    if (bot) span.append(" ", botBadge());
   } else {
     span.append(t("player.anonymous"));
   }
@@ -179,7 +189,7 @@ function seekItem(seek) {
   li.className = seek.mine ? "mine" : "";
   const text = document.createElement("span");
   text.className = "what";
-  text.append(who(seek.name, seek.rating, seek.provisional), " — ", describe(seek));
+  text.append(who(seek.name, seek.rating, seek.provisional, seek.bot), " — ", describe(seek));
   if (seek.side) text.append(` · ${t("lobby.plays", { side: seek.side })}`);
   if (seek.opponent && seek.mine) text.append(` · ${t("lobby.for", { name: seek.opponent })}`);
   li.append(text);
@@ -235,7 +245,7 @@ function render(view) {
     const pb = g.players[b] || {};
     const text = document.createElement("span");
     text.className = "what";
-    text.append(who(pa.name, pa.rating, pa.provisional), ` ${t("lobby.versus")} `, who(pb.name, pb.rating, pb.provisional), " — ", describe(g));
+    text.append(who(pa.name, pa.rating, pa.provisional, pa.bot), ` ${t("lobby.versus")} `, who(pb.name, pb.rating, pb.provisional, pb.bot), " — ", describe(g));
     const watch = document.createElement("a");
     watch.href = g.url;
     watch.className = "watch";
@@ -262,6 +272,7 @@ function renderOnline(online) {
     link.href = `/@/${encodeURIComponent(p.name)}`;
     link.textContent = p.name;
     li.append(link);
+    if (p.bot) li.append(" ", botBadge());
     return li;
   }));
   $("online-nobody").hidden = online.players.length > 0;

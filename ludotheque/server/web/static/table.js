@@ -86,7 +86,15 @@ function createTable({ t, send, sideName, mode }) {
     const sideText = document.createElement("span");
     sideText.className = "side-name";
     sideText.textContent = sideName(side);
-    name.append(dot, label, " ", sideText);
+    name.append(dot, label);
+    if (who && who.bot && who.name) {
+      const badge = document.createElement("span");
+      badge.className = "badge-bot";
+      badge.title = t("player.bot_title");
+      badge.textContent = t("player.bot");
+      name.append(" ", badge);
+    }
+    name.append(" ", sideText);
     if (who && who.rating !== null && who.rating !== undefined) {
       const rating = document.createElement("span");
       rating.className = "rating";
