@@ -88,6 +88,8 @@ def test_a_match_is_one_group_its_games_in_order_with_points_and_score(
     assert f"{side} won — resignation (a gammon)" in one
     assert f"{side} scores 2 points" in one
     assert ("Match score: White 2 – 0 Black" if winner == "white" else "White 0 – 2 Black") in one
+    assert "The General won — resignation" in row(html, other["id"])
+    assert "match." not in row(html, other["id"])  # no points, no score (it has none)
     two = row(html, second)
     assert two.startswith("Game 2 · Backgammon")
     assert f"{side} won — resignation (a single game)" in two and f"{side} scores 1 point" in two
