@@ -4,7 +4,7 @@ with them, and the browser gets them as a module (``/analysis/words.js``)."""
 
 from __future__ import annotations
 
-from .keyed import word, words
+from .keyed import word, word_n, words
 
 ANALYSIS = words(
     word("analysis.title", "Analysis"),
@@ -15,7 +15,10 @@ ANALYSIS = words(
     word("analysis.strength.normal", "normal"),
     word("analysis.strength.deep", "deep"),
     word("analysis.queued", "Waiting for the engine…"),
-    word("analysis.running", "Analysing: {done} of {total} plies"),
+    word("analysis.running", "Analysing: {percent}% ({done} of {total} plies)"),
+    word_n("analysis.eta_seconds", "about {n} second left", "about {n} seconds left"),
+    word_n("analysis.eta_minutes", "about {n} minute left", "about {n} minutes left"),
+    word("analysis.eta_unknown", "estimating the time left…"),
     word("analysis.failed", "The analysis failed: {error}"),
     word("analysis.error", "The analysis could not be asked for: {error}"),
     word("analysis.done", "Analysis ({strength})"),
