@@ -34,6 +34,8 @@ backgammon, aborted or left unfinished."""
 UNPLAYED = ("aborted", "abandoned")
 BORNE_OR_RESIGNED = ("borne-off", "gammon", "backgammon", "resignation")
 GAMMONS = ("gammon", "backgammon")
+POINTS = ("money", "match")
+"""The rulesets played for points (``play.points``)."""
 MAX_CHAIN = 60
 """The most games a match's chain is walked back (a 25-point match is shorter)."""
 FACTS_KEPT = 20_000
@@ -194,7 +196,10 @@ async def archive_list(
     games = await service.run_db(read)
     shown: list[dict[str, Any]] = []
     for g in games:
-        if g["game"] == "backgammon" and g["winner"] is not None:
+        # a record is read (once) only where it says more than the row: points and matches,
+        # what a resignation gave up, and for the gammon filter how a game was won
+        told = g["ruleset"] in POINTS or g["reason"] == "resignation" or filters.result == "gammon"
+        if g["game"] == "backgammon" and g["winner"] is not None and told:
             facts = await facts_of(service, g["id"], g["rematch_of"])
             g.update(win_kind=facts.win_kind, kind_scores=facts.kind_scores,
                      points=facts.points, score_after=facts.score_after)  # fmt: skip
