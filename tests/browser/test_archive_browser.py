@@ -264,9 +264,9 @@ def test_the_progress_says_a_percentage_and_the_time_left(
         "en": ["Analysing: 20% (9 of 45 plies) — about 36 seconds left",
                "Analysing: 0% (0 of 45 plies) — estimating the time left…",
                "Analysing: 2% (1 of 45 plies) — about 7 minutes left"],
-        "fr": ["Analyse : 20\u202f% (9 demi-coups sur 45) — environ 36 secondes restantes",
-               "Analyse : 0\u202f% (0 demi-coups sur 45) — estimation du temps restant…",
-               "Analyse : 2\u202f% (1 demi-coups sur 45) — environ 7 minutes restantes"],
+        "fr": ["Analyse : 20\u202f% (9 sur 45 demi-coups) — environ 36 secondes restantes",
+               "Analyse : 0\u202f% (0 sur 45 demi-coups) — estimation du temps restant…",
+               "Analyse : 2\u202f% (1 sur 45 demi-coups) — environ 7 minutes restantes"],
     }  # fmt: skip
     for lang, texts in expected.items():
         page = page_in(new_page, server, lang, "desktop")
