@@ -79,7 +79,7 @@ class Analyst:
         else:
             self.tree = TreeSearch(
                 game, s.depth, beam=s.beam, root_beam=s.root_beam, oracle=oracle_for(game.name),
-                cache_children=s.cache,
+                cache_children=s.cache, sift=s.sift,
             )  # fmt: skip
 
     def moves(

@@ -100,6 +100,7 @@ class TreeSearch:
         root_beam: int | None = None,
         oracle: Oracle | None = None,
         cache_children: int = 400_000,
+        sift: tuple[int, int] | None = None,
     ) -> None:
         if depth < 1:
             raise ValueError("the search depth is at least one ply")
@@ -107,6 +108,7 @@ class TreeSearch:
         self.depth = depth
         self.beam = beam
         self.root_beam = root_beam
+        self.sift = sift if sift is not None and sift[0] < depth else None
         self.oracle = oracle
         self.proves = beam is None or depth <= 2
         self.cache_children = cache_children
@@ -164,31 +166,60 @@ class TreeSearch:
         )  # fmt: skip
         side = str(state.to_move)
         children = self.expand(state)
-        shallow: list[Line] = []
-        searched: list[Line] = []
         deep = self.depth > 1
         candidates = self._root_candidates(children, played) if deep else set(range(len(children)))
-        best_scores: list[float] = []  # exact scores so far, ascending
+        shallow: list[Line] = []
         for i, child in enumerate(children):
             if i not in candidates:
                 score = self._leaf(child, 0)
                 drawn = score == 0.0 and self._draws(child.state, 1)
                 shallow.append(Line(child.move, score, 1, True, drawn))
-                continue
-            full = child.move == played or len(best_scores) < top
-            alpha = -INF if full else best_scores[-top]
-            score = self._value(child, self.depth - 1, alpha, INF, 0, side)
-            exact = full or score > alpha
-            proven = self._proven(child, score)
-            searched.append(Line(child.move, score, self.depth, exact, proven))
-            if exact:
-                bisect.insort(best_scores, score)
+        sifted: list[Line] = []
+        if self.sift is not None and len(candidates) > self.sift[1] + 1:
+            children, candidates, sifted = self._sifted(children, candidates, played, side)
+        searched = self._multi_line(children, candidates, self.depth, played, top, side)
         if self.proves:
             searched = [self._with_draw_proof(state, children, line) for line in searched]
         exact_lines = sorted((x for x in searched if x.exact), key=lambda x: -x.score)
         bounds = sorted((x for x in searched if not x.exact), key=lambda x: -x.score)
+        sifted.sort(key=lambda x: -x.score)
         shallow.sort(key=lambda x: -x.score)
-        return exact_lines + bounds + shallow
+        return exact_lines + bounds + sifted + shallow
+
+    def _multi_line(self, children: list[Child], candidates: set[int], depth: int, played: Any,
+                    top: int, side: str) -> list[Line]:  # fmt: skip
+        """The lines of the ``candidates`` among the root's ``children``, searched ``depth``
+        plies: exact for the move played and the ``top`` best, upper bounds for the others."""
+        searched: list[Line] = []
+        best_scores: list[float] = []  # exact scores so far, ascending
+        for i, child in enumerate(children):
+            if i not in candidates:
+                continue
+            full = child.move == played or len(best_scores) < top
+            alpha = -INF if full else best_scores[-top]
+            score = self._value(child, depth - 1, alpha, INF, 0, side)
+            exact = full or score > alpha
+            proven = self._proven(child, score)
+            searched.append(Line(child.move, score, depth, exact, proven))
+            if exact:
+                bisect.insort(best_scores, score)
+        return searched
+
+    def _sifted(self, children: list[Child], candidates: set[int], played: Any, side: str
+                ) -> tuple[list[Child], set[int], list[Line]]:  # fmt: skip
+        """``sift`` = (depth, keep): every candidate is first searched ``depth`` plies; only the
+        ``keep`` best there, the move played and the moves whose result is known go on to the
+        full depth, best first (the first searched with a full window are then likely the
+        best). The children in that order, the candidates kept, and the lines of the others
+        at the sifting depth."""
+        depth, keep = self.sift  # type: ignore[misc]
+        rough = self._multi_line(children, candidates, depth, played, keep, side)
+        exact = sorted((x for x in rough if x.exact and x.move != played), key=lambda x: -x.score)
+        kept = {x.move for x in exact[:keep]} | {played} | {c.move for c in children if c.exact}
+        order = {x.move: k for k, x in enumerate(exact)}
+        ranked = sorted(children, key=lambda c: order.get(c.move, len(order)))
+        chosen = {i for i, c in enumerate(ranked) if c.move in kept}
+        return ranked, chosen, [x for x in rough if x.move not in kept]
 
     def _root_candidates(self, children: list[Child], played: Any) -> set[int]:
         """The root moves searched deeper: all of them, or the ``root_beam`` best-looking

@@ -1,10 +1,13 @@
 """How hard the analysis looks: ``quick``, ``normal`` (the default) and ``deep`` for each game.
 
 ``depth`` counts plies from the position judged, the move itself included (1: the evaluation of
-the position right after each move). ``root_beam`` searches only that many of the best-looking
-moves (and the move played) beyond one ply; ``beam`` does the same at the inner nodes. For dice
-games, ``candidates`` and ``threshold`` are GNU Backgammon's move filter: the plays looked at
-deeper are at most that many, within that much equity of the best at one ply.
+the position right after each move). ``sift`` searches every move to a lesser depth first and
+only the best there (and the move played) to the full depth: the General's deep analysis, whose
+seventh ply costs four times the sixth, finds its best moves among the eight best at five plies
+(a move outside them keeps its five-ply line). ``root_beam`` searches only that many of the
+best-looking moves (and the move played) beyond one ply; ``beam`` does the same at the inner
+nodes. For dice games, ``candidates`` and ``threshold`` are GNU Backgammon's move filter: the
+plays looked at deeper are at most that many, within that much equity of the best at one ply.
 
 Every setting is reproducible: a depth, never a clock.
 """
@@ -30,13 +33,21 @@ class Strength:
     candidates: int = 8
     threshold: float = 0.16
     cache: int = 300_000  # positions the search keeps (evaluations, expansions)
+    # (depth, keep): every move is first searched ``depth`` plies, and only the ``keep`` best
+    # there and the move played are searched to the full depth (the others keep their lines)
+    sift: tuple[int, int] | None = None
 
 
 _SETTINGS: dict[str, dict[str, Strength]] = {
     "general": {
         QUICK: Strength(QUICK, 3, "three plies, every move"),
         NORMAL: Strength(NORMAL, 5, "five plies, every move (the hard computer looks four ahead)"),
-        DEEP: Strength(DEEP, 7, "seven plies, every move"),
+        DEEP: Strength(
+            DEEP,
+            7,
+            "seven plies: every move five plies, the eight best there and the one played seven",
+            sift=(5, 8),
+        ),
     },
     "backgammon": {
         QUICK: Strength(QUICK, 1, "every play by the network (GNU Backgammon's 0-ply)"),

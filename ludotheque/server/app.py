@@ -29,6 +29,7 @@ from .accounts.settings import router as settings_router
 from .accounts.throttle import SignInThrottle
 from .accounts.users import Users
 from .analysis.routes import router as analysis_router
+from .archive.routes import router as archive_router
 from .bots.routes import router as bot_router
 from .chat.live import Chat
 from .clock.table import CLOCKS
@@ -151,6 +152,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.mount("/static", StaticFiles(directory=HERE / "web" / "static"), name="static")
     app.include_router(ops_router)  # /healthz, /readyz, /metrics
     app.include_router(pages_router)
+    app.include_router(archive_router)  # /archive: finished games, filtered, matches together
     app.include_router(docs_router)  # /docs: Swagger UI, vendored
     app.include_router(account_router)
     app.include_router(settings_router)  # /account: password, games, closing

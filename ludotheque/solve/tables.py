@@ -328,6 +328,9 @@ class Tables:
         outcome = state.outcome()
         if outcome is not None:
             return OVER if outcome.winner == state.side else 1
+        layer = state.rebel_count  # before the position is converted: most are not covered
+        if layer != WON and self.sub(layer, int(state.flight_available)) is None:
+            return None
         position = from_state(state)
         if position.side == 0:
             return self.code(position)

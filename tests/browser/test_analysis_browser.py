@@ -69,7 +69,10 @@ def test_a_finished_game_analysed_marked_charted_and_kept(
     page.click("#analyse")
     # the progress is shown while it runs (or the result, if it was quicker than a look)
     expect(page.locator("#analysis-status")).to_have_text(
-        re.compile(r"Waiting for the engine|Analysing: \d+ of 6 plies|Analysis \(quick\)")
+        re.compile(
+            r"Waiting for the engine|Analysis \(quick\)|Analysing: \d+% \(\d+ of 6 plies\) — "
+            r"(about \d+ (second|minute)s? left|estimating the time left…)"
+        )
     )
     expect(page.locator("#analysis")).to_have_attribute("data-status", "done", timeout=90_000)
     data = api(server, f"/api/games/{game_id}/analysis?strength=quick")["analysis"]

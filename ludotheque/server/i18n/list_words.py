@@ -1,6 +1,7 @@
 """The words of the lists where players find each other: profiles (running games, pages of
-games, the rating chart's axis and table, the Challenge button), the leaderboard's rule and
-the lobby's players online, in English; their French is in the catalogue, by key."""
+games, the rating chart's axis and table, the Challenge button), the leaderboard's rule, the
+lobby's players online and the archive's filters and matches, in English; their French is in
+the catalogue, by key."""
 
 from __future__ import annotations
 
@@ -47,4 +48,19 @@ LISTS = words(
         "including {n} visitors without an account",
     ),
     word("lobby.online_nobody", "No player is signed in right now."),
+    # the archive: its filters, a match's games, what a resignation gave up
+    word("archive.filters", "Filter the finished games"),
+    word("archive.all_games", "All games"),
+    word("archive.filter_player", "Player (account name)"),
+    word("archive.all_results", "All results"),
+    word("archive.result.won", "Won"),
+    word("archive.result.draw", "Drawn"),
+    word("archive.result.resignation", "Resigned"),
+    word("archive.result.gammon", "Won by a gammon or a backgammon"),
+    word("archive.result.aborted", "Aborted or left unfinished"),
+    word("archive.filter", "Filter"),
+    word("archive.clear", "Show all games"),
+    word("archive.none", "No finished game matches these filters."),
+    word("archive.match_game", "Game {n}"),
+    word("archive.resigned", "{reason} ({what})"),
 )

@@ -87,6 +87,7 @@ PLACE = words(
     word("rating.title", "rating"),
     word("rating.after", "new rating: {rating}"),
     word("player.anonymous", "Anonymous"),
+    word("player.guest", "Guest"),
     word("chat.title", "Chat"),
     word("chat.watchers", "Watchers' chat"),
     word("chat.on", "Chat on"),

@@ -19,7 +19,6 @@ from jinja2.runtime import Context
 from ... import available_games, load
 from ...ai.levels import LEVELS
 from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
-from ..accounts.profiles import archive_named
 from ..clock.controls import PRESETS, control_name, control_names
 from ..errors import GameError
 from ..i18n import catalog
@@ -238,11 +237,6 @@ async def watch_page(request: Request, token: str, service: ServiceDep) -> Respo
         # a player's own seat: it plays, it does not watch (its socket would act)
         return RedirectResponse(f"/play/{token}", status_code=303)
     return page(request, "game.html", game=session.game, token=token, seat=WATCH, mode="watch")
-
-
-@router.get("/archive", response_class=HTMLResponse)
-async def archive_page(request: Request, service: ServiceDep) -> HTMLResponse:
-    return page(request, "archive.html", games=await archive_named(service))
 
 
 @router.get("/archive/{game_id}", response_class=HTMLResponse)

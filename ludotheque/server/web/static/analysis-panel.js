@@ -6,11 +6,27 @@
 //   draws them on the board too, numbered as in the list (boards/svg.js, HINTS_EVENT);
 // - a link opens the position shown on the analysis board.
 import { w } from "/analysis/words.js";
-import { comment, drawChart, el, markMoves, renderErrors, renderLines, renderSummary } from "./analysis.js";
+import { betterMove, comment, drawChart, el, markMoves, renderErrors, renderLines, renderSummary } from "./analysis.js";
 import { HINTS_EVENT } from "./boards/svg.js";
 
 const STRENGTHS = ["quick", "normal", "deep"];
 const POLL_MS = 700;
+
+// What a running analysis says: how far it is (a percentage of the plies) and the time left,
+// estimated from the pace seen since this page first saw it run (``pace``: { at, done }, the
+// time in ms and the plies done then; ``now`` in ms). Before a ply has been seen done, the
+// estimate is being made.
+export function progressText(view, pace, now) {
+  const total = Math.max(1, view.total);
+  const percent = Math.min(100, Math.floor((100 * view.done) / total));
+  const head = w("analysis.running", { percent, done: view.done, total: view.total });
+  const seconds = (now - pace.at) / 1000;
+  const rate = seconds > 0 ? (view.done - pace.done) / seconds : 0; // plies a second
+  if (!(rate > 0)) return `${head} — ${w("analysis.eta_unknown")}`;
+  const left = Math.max(1, Math.ceil((view.total - view.done) / rate));
+  const eta = left < 90 ? w("analysis.eta_seconds", { n: left }) : w("analysis.eta_minutes", { n: Math.round(left / 60) });
+  return `${head} — ${eta}`;
+}
 
 function stylesheet() {
   if (document.querySelector('link[href="/static/analysis.css"]')) return;
@@ -92,6 +108,7 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
   let state = null; // the server's last word on the analysis asked
   let started = false; // the first look at the server's analyses was made
   let timer = null;
+  let pace = null; // when this page first saw the analysis run, and how far it was then
   // "Best moves" stays as the player left it, game after game (kept in this browser)
   const HINTS_KEY = "ludotheque.hints";
   let hintsOn = localStorage.getItem(HINTS_KEY) === "on";
@@ -104,11 +121,14 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
     const s = view.status;
     progress.hidden = !(s === "queued" || s === "running");
     analyseButton.disabled = s === "queued" || s === "running";
+    if (s !== "running") pace = null;
     if (s === "queued") {
       status.textContent = w("analysis.queued");
       progress.removeAttribute("value");
     } else if (s === "running") {
-      status.textContent = w("analysis.running", { done: view.done, total: view.total });
+      const now = performance.now();
+      if (!pace || view.done < pace.done) pace = { at: now, done: view.done };
+      status.textContent = progressText(view, pace, now);
       progress.max = Math.max(1, view.total);
       progress.value = view.done;
     } else if (s === "failed") {
@@ -172,7 +192,16 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
     }
   });
 
-  const jump = (ply) => step(ply);
+  // a jump from the list of errors or the chart: the board shows that move, and stays in
+  // view (on a phone, where the list is far below the board, it comes into view)
+  const jump = (ply) => {
+    step(ply);
+    const board = document.getElementById("board");
+    if (!board) return;
+    const box = board.getBoundingClientRect();
+    const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+    if (seen < Math.min(box.height, window.innerHeight) / 2) board.scrollIntoView({ block: "nearest" });
+  };
 
   function drawResult() {
     if (!analysis || !snap) return;
@@ -181,6 +210,16 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
     renderSummary(summary, analysis, { sideName });
     renderErrors(errors, analysis, { sideName, onJump: jump });
     decorate();
+    if (hints.hidden) review();
+  }
+
+  // The better move of the error shown (the view right after it), drawn on the board as the
+  // hints are; gone on any other move.
+  function review() {
+    const d = analysis && snap && plies > 0 ? analysis.decisions.find((x) => x.label && x.ply + 1 === plies) : null;
+    const better = d ? betterMove(d) : null;
+    if (!better) return boardHints();
+    boardHints([better.move], snap.history[plies - 1].position, d.side);
   }
 
   // what depends on the ply shown: the marks (the list is drawn again each time), the
@@ -212,12 +251,12 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
 
   // the hints drawn on the board: the moves of the list, for the position they were asked for
   let drawn = "";
-  function boardHints(moves = [], position = null) {
-    const key = JSON.stringify([moves, position]);
+  function boardHints(moves = [], position = null, side = null) {
+    const key = JSON.stringify([moves, position, side]);
     if (key === drawn) return;
     drawn = key;
     const holder = document.getElementById("board");
-    if (holder) holder.dispatchEvent(new CustomEvent(HINTS_EVENT, { detail: { moves, position } }));
+    if (holder) holder.dispatchEvent(new CustomEvent(HINTS_EVENT, { detail: { moves, position, side } }));
   }
 
   async function renderHints() {
@@ -269,7 +308,7 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
       hints.hidden = !hintsFair();
       if (hints.hidden) {
         hintsBody.hidden = true;
-        boardHints();
+        review(); // a finished game's: the better move of the error shown, if any
       } else renderHints();
       const position = shown === 0 ? snap.start : snap.history[shown - 1].position;
       boardLink.hidden = !(over || hintsFair());

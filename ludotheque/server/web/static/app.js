@@ -98,6 +98,9 @@ function connect() {
         view = 0;
         say("");
         render();
+        // what of the table a finished game shows: the players' strips (not the chat: it is
+        // the live game's)
+        for (const ext of plugins) if (ext.forArchive) ext.onMessage({ type: "state", game: s }, snap, null);
       })
       .catch(() => {
         // the server is away or the answer is not a game: say so, and try again a little later
@@ -611,8 +614,17 @@ function renderMoves(plies) {
     list.append(item);
   });
   const current = list.querySelector(".ply.current");
-  if (current && view !== null) current.scrollIntoView({ block: "nearest" });
+  if (current && view !== null) scrollWithin(list, current);
   else list.scrollTop = list.scrollHeight;
+}
+
+// Bring ``item`` into view inside the list that scrolls, and only there: scrollIntoView would
+// scroll the page as well, taking the board away from a reader who clicked a move far below it.
+function scrollWithin(list, item) {
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
 }
 
 function wireVerify() {
@@ -669,9 +681,15 @@ $("step-prev").addEventListener("click", () => step(shownPlies() - 1));
 $("step-next").addEventListener("click", () => step(shownPlies() + 1));
 $("step-last").addEventListener("click", () => step(snap.history.length));
 document.addEventListener("keydown", (event) => {
-  if (!snap || event.target.closest("input, textarea")) return;
+  if (!snap || event.target.closest("input, textarea, select, [contenteditable]")) return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.key === "ArrowLeft") step(shownPlies() - 1);
   else if (event.key === "ArrowRight") step(shownPlies() + 1);
+  else if (event.key === "Home" || event.key === "End") {
+    // the start and the end of the game, as the arrows step (the page does not scroll)
+    event.preventDefault();
+    step(event.key === "Home" ? 0 : snap.history.length);
+  }
 });
 
 $("move-form").addEventListener("submit", (event) => {

@@ -63,7 +63,10 @@ function createTable({ t, send, sideName, mode }) {
   function personLabel(side) {
     const who = table.people[side];
     const parts = [];
-    if (!who) parts.push(snap.computer && snap.computer.side === side ? t(`player.computer.${snap.computer.level}`) : t("player.anonymous"));
+    const level = snap.players && snap.players[side] !== "human" ? snap.players[side] : null; // the computer's
+    if (!who && snap.computer && snap.computer.side === side) parts.push(t(`player.computer.${snap.computer.level}`));
+    else if (!who && level) parts.push(t(`player.computer.${level}`));
+    else if (!who) parts.push(t(mode === "archive" ? "player.guest" : "player.anonymous"));
     else if (who.level) parts.push(t(`player.computer.${who.level}`));
     else parts.push(who.closed ? t("player.closed") : who.name || t("player.anonymous"));
     return parts.join(" ");
@@ -215,13 +218,15 @@ function createTable({ t, send, sideName, mode }) {
   }
 
   return {
+    forArchive: true, // a finished game's page shows who played it
     onMessage(message, latest) {
       if (message.type !== "state" || !latest) return;
       snap = latest;
       table = snap.table || null;
       received = performance.now();
       renderControl();
-      const show = table && (table.clock || Object.keys(table.people).length);
+      // a finished game's page always names its players (an account, the computer, a guest)
+      const show = table && (table.clock || Object.keys(table.people).length || mode === "archive");
       const top = $("strip-top");
       const bottom = $("strip-bottom");
       if (!show) {

@@ -755,8 +755,8 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
 
   // The engine's best plays (the "Best moves" switch): a light arrow for each checker moved,
   // numbered by the play's rank, each rank bowed further so that plays sharing a move keep
-  // their numbers apart. Only on the live position they were asked for (a cube decision has
-  // no arrow: the list says it).
+  // their numbers apart. Only on the live position they were asked for, or on the past one a
+  // review names (a cube decision has no arrow: the list says it).
   // What is left of a hinted play once the turn's first steps are made ([[from, to], ...] in
   // the mover's numbering, 25 the bar and 0 off), or null when the steps left it.
   function hintLeft(text, steps) {
@@ -774,9 +774,10 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   // to where it lands (not through the bar and the dice); redrawn as the turn goes: what the
   // player has already moved is no longer drawn, and a play the player has left goes.
   function drawHints() {
-    const live = snap && hints.position === shownPosition && shownPosition === snap.position;
-    const side = live ? snap.to_move : null;
-    const steps = interactive && turn ? turn.done : [];
+    const now = snap && shownPosition === snap.position;
+    const live = snap && hints.position === shownPosition && (now || hints.side);
+    const side = live ? hints.side || snap.to_move : null; // a review's: the side that erred
+    const steps = interactive && turn && now ? turn.done : [];
     const plays = side === "white" || side === "black"
       ? hints.moves.map((text, i) => ({ rank: i + 1, left: text.includes("/") ? hintLeft(text, steps) : null })).filter((p) => p.left && p.left.length)
       : [];  // prettier-ignore

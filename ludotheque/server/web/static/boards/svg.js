@@ -264,6 +264,8 @@ export const positionBefore = (snap, index) => (index > 0 ? snap.history[index -
 // first (an empty list takes them away). Each board draws them lightly in a layer of its own,
 // each numbered by its rank (the values are in the list beside the board), and draws them
 // again whenever it redraws; only on the position they were asked for (``detail.position``).
+// The review of an analysed game uses them too: the better move of an error, drawn on the
+// position the error left (``detail.side``: the side that erred).
 export const HINTS_EVENT = "board-hints";
 
 // Listen for the hints on ``holder``; ``draw()`` is called on each change. Returns the state:
@@ -273,11 +275,12 @@ export function hintMarks(holder, svg, id, draw) {
   const marker = el("marker", { id, class: "hint-marker", viewBox: "0 0 10 10", refX: "7", refY: "5", markerWidth: "4", markerHeight: "4",
                                 orient: "auto-start-reverse", markerUnits: "strokeWidth" }, defs);  // prettier-ignore
   el("path", { d: "M0,0 L10,5 L0,10 z", class: "hint-head" }, marker);
-  const state = { moves: [], position: null, arrow: `url(#${id})` };
+  const state = { moves: [], position: null, side: null, arrow: `url(#${id})` };
   holder.addEventListener(HINTS_EVENT, (event) => {
     const detail = event.detail || {};
     state.moves = Array.isArray(detail.moves) ? detail.moves.slice(0, 3) : [];
     state.position = detail.position || null;
+    state.side = detail.side || null; // a move of the past (a review): the side that made it
     draw();
   });
   return state;

@@ -1,0 +1,1 @@
+"""The archive: finished games, filtered, with a backgammon match's games together."""
