@@ -65,8 +65,8 @@ def test_the_archive_names_the_players(make_client: Callable[..., TestClient]) -
     bob.post(f"/api/play/{bob.seat(game_id)}/resign", csrf=False)
     row = client.get("/api/archive").json()[0]
     assert row["people"] == {
-        "rebels": {"name": "alice", "level": None, "closed": False},
-        "general": {"name": "bob", "level": None, "closed": False},
+        "rebels": {"name": "alice", "level": None, "closed": False, "bot": False},
+        "general": {"name": "bob", "level": None, "closed": False, "bot": False},
     }
     assert '<a href="/@/alice">alice</a>' in client.get("/archive").text
 
