@@ -25,12 +25,14 @@ replay and verification), ``dice`` (the seed, its commitment and the rolls drawn
 from __future__ import annotations
 
 from .dice import draw_chance, seed_digest
-from .endings import ABANDONED, REPETITION, RESIGNATION, TURN_LIMIT
+from .endings import ABANDONED, ABORTED, AGREEMENT, REPETITION, RESIGNATION, TURN_LIMIT
 from .format import FORMAT, VERSION, InvalidRecord
 from .history import Record
 
 __all__ = [
     "ABANDONED",
+    "ABORTED",
+    "AGREEMENT",
     "FORMAT",
     "REPETITION",
     "RESIGNATION",

@@ -1,6 +1,7 @@
 """How a record's game ends outside the rules of the game: the draws that depend on its history,
 which a state does not hold (a position seen ``repetition`` times, ``turn_limit`` moves played
-without a result), and the endings a record is told of (a resignation, an abandoned game).
+without a result), and the endings a record is told of (a resignation, an abandoned game, a
+game aborted before it began, a draw the players agreed).
 
 >>> draw(seen=3, moves=10, repetition=3, turn_limit=400)
 Outcome(winner=None, reason='repetition')
@@ -20,6 +21,11 @@ RESIGNATION = "resignation"
 """A side resigned: the other side wins."""
 ABANDONED = "abandoned"
 """The game was left unfinished for too long: no winner."""
+ABORTED = "aborted"
+"""The game was called off before it began (a side's first move not made in time, or a player
+aborting before their first move): no winner, and not a draw."""
+AGREEMENT = "agreement"
+"""A draw the players agreed (one offered it, the other accepted)."""
 
 
 def draw_options(
@@ -53,4 +59,13 @@ def draw(seen: int, moves: int, repetition: int | None, turn_limit: int | None) 
     return None
 
 
-__all__ = ["ABANDONED", "REPETITION", "RESIGNATION", "TURN_LIMIT", "draw", "draw_options"]
+__all__ = [
+    "ABANDONED",
+    "ABORTED",
+    "AGREEMENT",
+    "REPETITION",
+    "RESIGNATION",
+    "TURN_LIMIT",
+    "draw",
+    "draw_options",
+]

@@ -19,7 +19,7 @@ from ..core import CHANCE, Game, IllegalMove, Outcome, State
 from . import format as record_format
 from . import match
 from .dice import draw_chance, new_seed, seed_digest
-from .endings import ABANDONED, RESIGNATION, draw, draw_options
+from .endings import ABANDONED, ABORTED, AGREEMENT, RESIGNATION, draw, draw_options
 from .format import InvalidRecord, now
 
 
@@ -390,7 +390,7 @@ class Record:
             self._check_points(result)
             return
         game = self.game_object
-        if reason in (ABANDONED, "aborted") and winner is None:
+        if reason in (ABANDONED, ABORTED, AGREEMENT) and winner is None:
             self.result = claimed
             return
         if reason in ("time-out", "left") and (winner is None or winner in game.sides):

@@ -25,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .accounts.routes import router as account_router
+from .accounts.settings import router as settings_router
 from .accounts.throttle import SignInThrottle
 from .accounts.users import Users
 from .analysis.routes import router as analysis_router
@@ -35,6 +36,7 @@ from .compute.pool import ComputerPool
 from .compute.worker import CHORES, Worker
 from .errors import DATABASE_DOWN, NO_SUCH_PAGE, NOT_ALLOWED, GameError
 from .lobby.lobby import Lobby
+from .lobby.presence import Online
 from .lobby.routes import router as lobby_router
 from .ops.routes import configure_logging, schema_heads
 from .ops.routes import router as ops_router
@@ -150,11 +152,13 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.include_router(pages_router)
     app.include_router(docs_router)  # /docs: Swagger UI, vendored
     app.include_router(account_router)
+    app.include_router(settings_router)  # /account: password, games, closing
     app.include_router(lobby_router)
     app.include_router(analysis_router)  # analyses, hints, the analysis board
     app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat
     app.include_router(api_router)
     app.include_router(live)
+    app.add_middleware(Online, presence=lobby.presence)  # who is online: every WebSocket
     app.add_middleware(Guard, max_body=settings.max_body, max_depth=settings.max_depth)
 
     @app.exception_handler(GameError)

@@ -226,6 +226,10 @@ def test_the_hints_are_drawn_on_the_board_of_every_game(
         page.goto(server.url + local["seats"]["both"])
         page.wait_for_selector("svg.board[data-position]")
         layer = page.locator("svg.board .hint-marks")
+        if name != "general":  # the switch stays as the game before left it: on
+            expect(page.locator("#hints-toggle")).to_have_attribute("aria-pressed", "true")
+            expect(layer).to_have_attribute("data-hints", "3", timeout=THINK)
+            page.click("#hints-toggle")
         expect(layer).to_have_attribute("data-hints", "0")
         page.click("#hints-toggle")
         lines = page.locator("#hints-body .engine-lines li")
@@ -237,6 +241,13 @@ def test_the_hints_are_drawn_on_the_board_of_every_game(
         if name == "backgammon":
             # the best play of 31 at the start makes the five point: two arrows numbered 1
             expect(lines.first).to_contain_text("8/5 6/5")
+            expect(layer.locator('.hint-badge[data-rank="1"]')).to_have_count(2)
+            # half the turn played the hint's way: only its other half is still drawn; a
+            # step off every hinted play leaves none of them
+            page.click('svg.backgammon g.pt[data-point="8"]')
+            page.click('svg.backgammon g.pt[data-point="5"]')
+            expect(layer.locator('.hint-badge[data-rank="1"]')).to_have_count(1)
+            page.click("#turn-undo")
             expect(layer.locator('.hint-badge[data-rank="1"]')).to_have_count(2)
         shot(page, f"hints-on-board-{name}-en-desktop")
         page.click("#hints-toggle")

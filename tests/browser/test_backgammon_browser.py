@@ -133,7 +133,7 @@ def test_bearing_off_to_the_end_and_the_dice_verified(
     point(page, "1")
     page.click('svg.backgammon g.pt[data-point="off"]')
     page.click("#turn-done")
-    expect(page.locator("#result")).to_contain_text("Won by White")
+    expect(page.locator("#result")).to_contain_text("White won")
     expect(page.locator("#result")).to_contain_text("all checkers borne off")
     page.click("#verify-dice")
     expect(page.locator("#verify-result")).to_have_attribute("data-verified", "yes")
@@ -166,6 +166,16 @@ def test_a_take_back_draws_new_dice_and_every_roll_still_verifies(
     page.click("#verify-dice")
     expect(page.locator("#verify-result")).to_have_attribute("data-verified", "yes")
     shot(page, "backgammon-undo-verified")
+
+
+def test_a_double_is_written_with_its_count(server: Server, new_page: Callable[..., Page]) -> None:
+    """The move list writes a play as players do: 8/5(2) 6/3(2), not 8/5 8/5 6/3 6/3."""
+    page = new_page()
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 33")
+    page.fill("#move-input", "8/5 8/5 6/3 6/3")
+    page.press("#move-input", "Enter")
+    move = page.locator("#move-list .ply.move").first
+    expect(move).to_have_text("8/5(2) 6/3(2)")
 
 
 def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) -> None:
@@ -205,7 +215,7 @@ def test_against_the_computer_to_the_end(server: Server, new_page: Callable[...,
             break
         # the computer may finish the game on its own turn: wait for our turn or the end
         expect(page.locator("#status")).to_contain_text(
-            re.compile("White to move|Won by"), timeout=30_000
+            re.compile("White to move|You won|You lost"), timeout=30_000
         )
         if page.locator("#result").is_visible():
             break
@@ -308,3 +318,48 @@ def test_a_player_who_starts_a_forced_play_finishes_it(
     page.click("#turn-done")
     expect(page.locator("#move-list .ply.move").first).to_have_text("3/2 2/off")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_tray_numbers_say_what_they_are(server: Server, new_page: Callable[..., Page]) -> None:
+    """The two numbers by the trays are the pip counts: each has a word under it and a title
+    naming its side."""
+    page = new_page()
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    for side in ("white", "black"):
+        group = page.locator(f'svg.backgammon g.pips[data-side="{side}"]')
+        expect(group.locator(".pip-count")).to_have_text("167")
+        expect(group.locator(".pip-label")).to_have_text("pips")
+        expect(group.locator("title")).to_have_text(f"{side.title()}: Pips 167")
+    shot(page, "backgammon-tray-pips")
+
+
+def test_a_dragged_checker_follows_the_pointer(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """A checker dragged with the mouse moves with the pointer (it stood still before), and
+    dropped on a point it makes that step."""
+    page = new_page()
+    forced_plays_by_hand(page)
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    checker = page.locator('svg.backgammon circle.checker.movable[data-point="8"]')
+    box = checker.bounding_box()
+    target = page.locator('svg.backgammon g.pt[data-point="5"]').bounding_box()
+    assert box is not None and target is not None
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x1, y1 = target["x"] + target["width"] / 2, target["y"] + target["height"] * 0.8
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, 6):  # half way, in steps
+        page.mouse.move(x0 + (x1 - x0) * k / 10, y0 + (y1 - y0) * k / 10)
+    ghost = page.locator("svg.backgammon circle.checker.dragging")
+    expect(ghost).to_have_count(1)
+    held = ghost.bounding_box()
+    assert held is not None
+    mid = (x0 + (x1 - x0) / 2, y0 + (y1 - y0) / 2)
+    assert abs(held["x"] + held["width"] / 2 - mid[0]) < 3
+    assert abs(held["y"] + held["height"] / 2 - mid[1]) < 3
+    page.mouse.move(x1, y1)
+    page.mouse.up()
+    expect(ghost).to_have_count(0)
+    expect(page.locator("svg.backgammon .die.used")).to_have_count(1)
+    expect(page.locator('svg.backgammon circle.checker[data-point="5"]')).to_have_count(1)

@@ -461,11 +461,14 @@ def test_a_watcher_is_offered_the_rematch(
     expect(watcher.locator("svg.general")).to_have_attribute("data-position", GENERAL_START)
     button = watcher.locator("#watch-rematch")
     expect(button).to_be_hidden()
-    rebels.on("dialog", lambda d: d.accept())
     rebels.click("#resign")
+    rebels.click("#confirm-yes")  # the confirmation in the page
     expect(watcher.locator("#result")).to_be_visible()
     expect(button).to_be_hidden()  # no rematch yet: nothing to follow
-    general.click("#rematch")
+    general.click("#rematch")  # an offer: still nothing to follow
+    expect(general.locator("#rematch-status")).to_be_visible()
+    expect(button).to_be_hidden()
+    rebels.click("#accept-rematch")  # both want it: it is made
     expect(button).to_be_visible()
     expect(button).to_have_text({"en": "Watch the rematch", "fr": "Suivre la revanche"}[lang])
     shot(watcher, f"watcher-rematch-{lang}")

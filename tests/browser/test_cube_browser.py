@@ -190,13 +190,16 @@ def test_friends_see_each_others_double_and_offer(
     pages[other].click("#resign-accept")
     for page in pages.values():
         expect(page.locator("#result-note")).to_contain_text("scores 2 points")
-    # one asks for the next game; the other is told, and follows
+    # one asks for the next game and waits; the other is told, and accepts: both go to it
     pages[other].click("#rematch")
-    expect(pages[other].locator("#match-line")).to_contain_text("Crawford game")
+    expect(pages[other].locator("#rematch-status")).to_have_text(
+        "Next game offered — waiting for your opponent."
+    )
     offer = pages[mover].locator("#rematch-offer")
     expect(offer).to_contain_text("ready for the next game")
     pages[mover].click("#accept-rematch")
     expect(pages[mover].locator("#match-line")).to_contain_text("Crawford game")
+    expect(pages[other].locator("#match-line")).to_contain_text("Crawford game")
     for side, page in pages.items():
         assert state(server, page)["my_sides"] == [side]
     assert not any(p.errors for p in pages.values())  # type: ignore[attr-defined]

@@ -157,7 +157,7 @@ def test_the_rebels_win(server: Server, new_page: Callable[..., Page]) -> None:
     direction(page, "N")
     expect(page.locator("svg.defiance .pnt .target")).to_have_count(0)
     page.click("#turn-done")
-    expect(page.locator("#result")).to_contain_text("Won by Rebels")
+    expect(page.locator("#result")).to_contain_text("The Rebels won")
     expect(page.locator("#result")).to_contain_text("four sectors")
     expect(page.locator(".progress")).to_have_attribute("data-sectors", "4")
     shot(page, "defiance-rebels-win")
@@ -171,7 +171,7 @@ def test_the_imperium_wins(server: Server, new_page: Callable[..., Page]) -> Non
     point(page, "P7.8")  # choose which Command moves
     point(page, "P7.9")
     page.click("#turn-done")
-    expect(page.locator("#result")).to_contain_text("Won by Imperium")
+    expect(page.locator("#result")).to_contain_text("The Imperium won")
     expect(page.locator("#result")).to_contain_text("Rebel Command is captured")
     shot(page, "defiance-imperium-wins")
 
@@ -221,3 +221,42 @@ def test_phone_sized_screen(server: Server, new_page: Callable[..., Page]) -> No
     page.tap("#turn-done")
     expect(page.locator("#move-list .ply")).to_have_count(1)
     shot(page, "defiance-phone")
+
+
+def test_the_board_is_readable(server: Server, new_page: Callable[..., Page]) -> None:
+    """Coordinates on every edge in both views (typed moves need them), upright; the sectors
+    named as players name them; a legend of the marks; in English and French."""
+    cases = {
+        "en": ("South-west (the Rebels’ home)", "What the marks mean"),
+        "fr": ("Sud-ouest (chez les Rebelles)", "Ce que montre le plateau"),
+    }
+    for lang, words in cases.items():
+        page = new_page()
+        page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        start(page, server)
+        coords = page.locator("svg.defiance text.coord")
+        expect(coords).to_have_count(4 * 10)
+        for label in ("a", "j", "1", "10"):
+            expect(
+                page.locator("svg.defiance text.coord", has_text=re.compile(f"^{label}$")).first
+            ).to_be_visible()
+        sectors = page.locator("ul.sectors li")
+        expect(sectors.first).to_contain_text(words[0])
+        expect(sectors).to_have_count(4)
+        legend = page.locator("#dd-legend")
+        expect(legend.locator("summary")).to_have_text(words[1])
+        legend.locator("summary").click()
+        expect(legend.locator("li")).to_have_count(7)
+        expect(legend.locator("li svg.dd-icon .counter.rebels")).to_have_count(1)
+        shot(page, f"defiance-readable-diamond-{lang}")
+        page.click("#flat-view")
+        expect(page.locator("svg.defiance")).to_have_attribute("data-view", "flat")
+        expect(coords).to_have_count(4 * 10)
+        # in the flat view the a-file's letter stands in line with the a-file
+        box = page.locator("svg.defiance g.cell[data-cell='a1']").bounding_box()
+        file_a = page.locator("svg.defiance text.coord", has_text=re.compile("^a$")).first
+        where = file_a.bounding_box()
+        assert box is not None and where is not None
+        assert abs((where["x"] + where["width"] / 2) - (box["x"] + box["width"] / 2)) < 4
+        shot(page, f"defiance-readable-flat-{lang}")
+        page.click("#flat-view")  # (the view is kept in the browser: back to the diamond)

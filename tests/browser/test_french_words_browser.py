@@ -24,7 +24,7 @@ WORDS = {
         "pools": "Counters in the pools",
         "rebels": "Rebels",
         "imperium": "Imperium",
-        "sector": "Sector (0,0)",
+        "sector": "South-west (the Rebels’ home)",
         "imperium_to_move": "Imperium to move",
     },
     "fr": {
@@ -35,7 +35,7 @@ WORDS = {
         "pools": "Pions en réserve",
         "rebels": "Rebelles",
         "imperium": "Imperium",
-        "sector": "Secteur (0,0)",
+        "sector": "Sud-ouest (chez les Rebelles)",
         "imperium_to_move": "À l’Imperium de jouer",
     },
 }

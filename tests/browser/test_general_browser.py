@@ -94,7 +94,9 @@ def test_the_flight_with_a_capture(server: Server, new_page: Callable[..., Page]
     expect(page.locator("#extra")).to_contain_text("Flight: used")
     expect(page.locator("#move-list .ply").first).to_contain_text("s2-s4*b1xa1c1")
     # four rebels remain: the general has won
-    expect(page.locator("#result")).to_contain_text("Won by General")
+    expect(page.locator("#result")).to_contain_text(
+        "The General won"
+    )  # one screen: the sides' names
     expect(page.locator("#result")).to_contain_text("twelve rebels captured")
     shot(page, "general-flight-won")
     # rematch
@@ -153,17 +155,20 @@ def test_friends_in_two_browsers_with_a_watcher(
     expect(watcher.locator("#move-form")).to_be_hidden()
     expect(rebels.locator("#move-form")).to_be_visible()
     expect(watcher.locator("#step-info")).to_have_text("Move 1 of 1")
-    # a rematch offered by one player appears to the other, who accepts it
-    rebels.on("dialog", lambda d: d.accept())
+    # a rematch offered by one player appears to the other, who accepts it: both go to it
     rebels.click("#resign")
+    rebels.click("#confirm-yes")
     expect(general.locator("#rematch")).to_be_visible()
     general.click("#rematch")
-    expect(general.locator("#seat-line")).to_have_text("You play the Rebels")
+    expect(general.locator("#rematch-status")).to_have_text(
+        "Rematch offered — waiting for your opponent."
+    )
     expect(rebels.locator("#rematch-offer")).to_be_visible()
     expect(rebels.locator("#rematch")).to_be_hidden()
     shot(rebels, "general-rematch-offer")
     rebels.click("#accept-rematch")
     expect(rebels.locator("#seat-line")).to_have_text("You play the General")
+    expect(general.locator("#seat-line")).to_have_text("You play the Rebels")
     assert not any(p.errors for p in (rebels, general, watcher))  # type: ignore[attr-defined]
 
 
@@ -178,7 +183,7 @@ def test_against_the_computer_to_the_end(server: Server, new_page: Callable[...,
     expect(page.locator("#status")).to_contain_text("Rebels to move")
     page.fill("#move-input", "d4-d5")
     page.press("#move-input", "Enter")
-    expect(page.locator("#result")).to_contain_text("Won by Rebels")
+    expect(page.locator("#result")).to_contain_text("You won")  # the player, against the computer
     expect(page.locator("#result")).to_contain_text("shut in")
     shot(page, "general-computer-end")
 

@@ -1,5 +1,5 @@
 """Offers between friends answered "no" in a real browser: a declined rematch is told to the
-player who offered it (who waits in the rematch) and stays declined through a reload; a refused
+player who offered it (who waits on the game's page) and stays declined through a reload; a refused
 undo is told to the player who asked. A finished game, like a replay, shows no move box."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ WORDS = {
         "request": "Your opponent asks to undo their last move.",
         "refused": "Your opponent refused to undo your last move.",
         "rebels": "You play the Rebels",
+        "waiting": "Rematch offered — waiting for your opponent.",
     },
     "fr": {
         "offer": "Votre adversaire propose une revanche, camps inversés.",
@@ -30,6 +31,7 @@ WORDS = {
         "request": "Votre adversaire demande d’annuler son dernier coup.",
         "refused": "Votre adversaire a refusé d’annuler votre dernier coup.",
         "rebels": "Vous jouez les Rebelles",
+        "waiting": "Revanche proposée — en attente de votre adversaire.",
     },
 }
 
@@ -60,16 +62,15 @@ def test_a_declined_rematch_is_told_to_the_player_who_offered_it(
 ) -> None:
     words = WORDS[lang]
     rebels, general, _ = friends(server, new_page, lang, size)
-    rebels.on("dialog", lambda d: d.accept())
     rebels.click("#resign")
+    rebels.click("#confirm-yes")
     for page in (rebels, general):
         expect(page.locator("#result")).to_be_visible()
         # a finished game has no move to type: no move box that does nothing
         expect(page.locator("#move-form")).to_be_hidden()
-    old = general.url
-    general.click("#rematch")  # the general's player offers, and waits in the rematch
-    general.wait_for_url(lambda url: url != old)
-    expect(general.locator("#seat-line")).to_have_text(words["rebels"])
+    general.click("#rematch")  # the general's player offers, and waits on the game's page
+    expect(general.locator("#rematch-status")).to_have_text(words["waiting"])
+    expect(general.locator("#rematch")).to_be_hidden()
     expect(general.locator("#rematch-declined")).to_be_hidden()
     offer = rebels.locator("#rematch-offer")
     expect(offer).to_be_visible()
@@ -78,8 +79,9 @@ def test_a_declined_rematch_is_told_to_the_player_who_offered_it(
     expect(offer).to_be_hidden()
     expect(rebels.locator("#rematch")).to_be_hidden()  # declined is declined
     expect(rebels.locator("#rematch-declined")).to_have_text(words["you_declined"])
-    # the offerer is told at once, on the rematch's page
+    # the offerer is told at once
     told = general.locator("#rematch-declined")
+    expect(general.locator("#rematch-status")).to_be_hidden()
     expect(told).to_be_visible()
     expect(told).to_have_text(words["declined"])
     shot(general, f"rematch-declined-{lang}-{size}")
@@ -127,8 +129,8 @@ def test_a_refused_undo_is_told_to_the_one_who_asked(
 
 def test_a_replay_shows_no_move_box(server: Server, new_page: Callable[..., Page]) -> None:
     rebels, _, _ = friends(server, new_page, "en")
-    rebels.on("dialog", lambda d: d.accept())
     rebels.click("#resign")
+    rebels.click("#confirm-yes")
     expect(rebels.locator("#share")).to_be_visible()
     replay = new_page()
     replay.goto(server.url + str(rebels.get_attribute("#share", "href")))

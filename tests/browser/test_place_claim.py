@@ -42,5 +42,14 @@ def test_the_opponent_who_left_can_be_claimed_against(
     result = rebels.locator("#result")
     expect(result).to_have_attribute("data-reason", "left", timeout=10_000)
     expect(result).to_have_attribute("data-winner", "rebels")
+    expect(result.locator(".result-head")).to_have_text("Your opponent left — you won")
+    expect(result).to_have_attribute("data-meaning", "won")
     expect(claim).to_be_hidden()
-    assert not rebels.errors  # type: ignore[attr-defined]
+    # the player who left, back on their seat, is told in those words
+    back = new_page()
+    back.goto(server.url + created["seats"]["general"])
+    told = back.locator("#result")
+    expect(told.locator(".result-head")).to_have_text("You left the game — you lost")
+    expect(told).to_have_attribute("data-meaning", "lost")
+    shot(back, "place-claim-you-left-en-desktop")
+    assert not rebels.errors and not back.errors  # type: ignore[attr-defined]

@@ -113,7 +113,7 @@ def test_every_new_page_in_both_languages_and_sizes(
             tour = [
                 (viewer, "lobby", "/lobby", "#to-me-list li"),
                 (viewer, "profile", "/@/alice", "svg.rating-chart"),
-                (viewer, "leaderboard", "/leaderboard", ".board-table"),
+                (viewer, "leaderboard", "/leaderboard", "#board-rule"),  # (one game: empty)
                 (viewer, "game", game_page, "#strip-top .clock"),
                 (viewer, "home", "/", "#control"),
                 (stranger, "signup", "/signup", "#username"),

@@ -29,6 +29,8 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
 
 def sign_up(page: Page, server: Server, name: str) -> None:
     page.goto(server.url + "/lobby")
+    if page.locator("#menu-button").is_visible():  # a phone: the header's links are in its menu
+        page.click("#menu-button")
     page.click("#signup-link")
     page.fill("#username", name)
     page.fill("#password", PASSWORD)
@@ -123,7 +125,9 @@ def test_two_players_meet_play_on_the_clock_and_are_rated(
 
     # and the game is on both profiles, with its replay link
     for page, name, result_class in ((alice, "alice", "result-loss"), (bob, "bob", "result-win")):
-        page.click("#me")
+        page.click("#me")  # the header's name: the account page, which links the profile
+        page.wait_for_url("**/account")
+        page.click("#profile-link")
         page.wait_for_url(f"**/@/{name}")
         row = page.locator(f'#profile-games tr[data-game-id="{game_id}"]')
         expect(row).to_have_count(1)

@@ -4,10 +4,11 @@ clock, the ratings and the chat must not depend on the process a player is conne
 Alice is served by process A, Bob and Carol by process B (no worker: the servers' own chores
 end games on time and rate them). Alice's challenge, posted on A, reaches Bob's lobby page on B
 live; Bob (on B) and Carol (on A) accept it at the same instant and exactly one game is made;
-Alice's lobby page on A is sent to it. They chat across the processes, make their first moves,
-and then nobody moves: Alice's clock runs out with no client asking, the clock job of whichever
-process takes it ends the game, both sockets hear it, the game is rated once, and both profiles
-show it on both processes.
+Alice's lobby page on A is sent to it; each lobby page lists the other process's player
+online, and nobody once every page is closed. They chat across the processes, make their first
+moves, and then nobody moves: Alice's clock runs out with no client asking, the clock job of
+whichever process takes it ends the game, both sockets hear it, the game is rated once, and both
+profiles show it on both processes.
 """
 
 from __future__ import annotations
@@ -95,6 +96,12 @@ def receive(ws: ClientConnection, d: Deployment, what: str, done: Any, timeout: 
             return dict(message)
 
 
+def online(message: dict[str, Any], name: str) -> bool:
+    """Whether a lobby message lists ``name`` among the players online."""
+    players = message.get("online", {}).get("players", [])
+    return message["type"] == "lobby" and name in [p["name"] for p in players]
+
+
 class Game:
     """A game socket, the history joined as the browser joins it."""
 
@@ -126,6 +133,9 @@ def test_lobby_clock_ratings_and_chat_across_two_processes(
         for ws in (alice_lobby, bob_lobby):
             stack.callback(ws.close)
             receive(ws, d, "the lobby on connecting", lambda m: m["type"] == "lobby")
+        # who is online crosses the processes: each lobby page lists the other's player
+        receive(bob_lobby, d, "alice online on B", lambda m: online(m, "alice"))
+        receive(alice_lobby, d, "bob online on A", lambda m: online(m, "bob"))
         posted = alice.post("/api/lobby/seeks", {"game": "general", "control": CONTROL,
                                                  "rated": True, "side": "rebels"})  # fmt: skip
         assert posted.status_code == 201, f"{posted.text}\n{d.logs()}"
@@ -189,6 +199,15 @@ def test_lobby_clock_ratings_and_chat_across_two_processes(
         for view in rated:
             changes = view["table"]["ratings"]
             assert changes["general"]["change"] > 0 > changes["rebels"]["change"]
+
+    # every page closed: nobody is online any more, on either process, well before expiry
+    for p in (a, b):
+        deadline = time.monotonic() + 10
+        while httpx2.get(f"{p.url}/api/lobby", trust_env=False, timeout=30).json()["online"][
+            "count"
+        ]:
+            assert time.monotonic() < deadline, f"still online on {p.name}\n{d.logs()}"
+            time.sleep(0.1)
 
     # both profiles, read on both processes, show the game once
     for p in (a, b):

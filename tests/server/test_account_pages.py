@@ -42,7 +42,8 @@ def test_sign_up_sets_a_safe_session_cookie(client: TestClient) -> None:
         assert cookie.startswith(f"{SESSION_COOKIE}=")
         assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
         home = c.get("/").text
-        assert 'id="me" href="/@/Alice"' in home and 'action="/signout"' in home
+        # the header's name leads to the account's page (its profile is linked from there)
+        assert 'id="me" href="/account">Alice<' in home and 'action="/signout"' in home
         assert c.get("/api/me").json()["user"]["username"] == "Alice"
 
 

@@ -175,11 +175,15 @@ def test_resign_rematch_archive_and_records(client: TestClient) -> None:
     assert client.get(f"/api/games/{state['id']}").json()["outcome"]["reason"] == "resignation"
     assert "/archive/" in client.get("/archive").text
     assert client.get(f"/archive/{state['id']}").status_code == 200
-    # rematch, sides swapped: each player's link is derived from their own
+    # rematch, sides swapped: an offer first (it waits), made when the other accepts; each
+    # player's link is derived from their own
+    offered = client.post(f"/api/play/{rebels}/rematch").json()
+    assert offered == {"id": None, "url": None, "waiting": True}
+    assert client.post(f"/api/play/{rebels}/rematch").json() == offered  # asked again
+    other = client.post(f"/api/play/{general}/rematch").json()
     first = client.post(f"/api/play/{rebels}/rematch").json()
     again = client.post(f"/api/play/{rebels}/rematch").json()
-    assert first == again
-    other = client.post(f"/api/play/{general}/rematch").json()
+    assert first == again and not first["waiting"]
     assert other["id"] == first["id"]
     assert client.get(f"/api/play/{token_of(first['url'])}").json()["seat"] == "general"
     assert client.get(f"/api/play/{token_of(other['url'])}").json()["seat"] == "rebels"

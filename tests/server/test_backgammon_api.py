@@ -144,3 +144,29 @@ def test_ids_for_standard_games(client: TestClient) -> None:
     assert state["extra"]["gnubg"].startswith("4HPwATDgc/ABMA:")
     assert state["extra"]["xgid"].startswith("XGID=-b----E-C---eE---c-e----B-:0:0:1:31")
     assert state["extra"]["pips"] == {"white": 167, "black": 167}
+
+
+def test_the_result_says_gammon_in_every_ruleset(client: TestClient) -> None:
+    """A game won with the loser at 0 off is a gammon whatever the ruleset (it said only "all
+    checkers borne off"); whether it scores is the ruleset's."""
+    cases = [
+        ("standard", "W[1] B[6x5,5x5,4x5] w 21", "gammon", False),
+        ("seed", "W[1] B[6x5,5x5,4x5] w 21", "gammon", False),
+        ("standard", "W[1] B[23,6x5,5x5,4x4] w 21", "backgammon", False),
+        ("standard", "W[1] B[6x4,5x5,4x5] w 21", "single", False),
+        ("money", "W[1] B[6x5,5x5,4x5] w 21 cube 1", "gammon", True),
+        ("money", "W[1] B[6x5,5x5,4x5] w 21 cube 1 jacoby", "gammon", False),  # cube centred
+    ]
+    for ruleset, position, kind, scores in cases:
+        token, state = bg(client, ruleset=ruleset, position=position)
+        state = client.post(f"/api/play/{token}/move", json={"move": "1/off", "ply": 0}).json()
+        assert state["outcome"]["winner"] == "white", (ruleset, position)
+        extra = state["game_extra"]
+        assert (extra["win_kind"], extra["kind_scores"]) == (kind, scores), (ruleset, position)
+    # a resignation says what it gave up
+    token, state = bg(client, ruleset="money", position="W[6x5,5x5,4x5] B[1] w 21 cube 1")
+    state = client.post(f"/api/play/{token}/move", json={"move": "resign gammon", "ply": 0}).json()
+    state = client.post(f"/api/play/{token}/move",
+                        json={"move": "accept", "ply": state["ply"]}).json()  # fmt: skip
+    assert state["outcome"]["reason"] == "resignation"
+    assert state["game_extra"]["win_kind"] == "gammon"

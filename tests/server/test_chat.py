@@ -9,8 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ludotheque.server.chat.rules import (
+    BURST,
     MAX_LENGTH,
     PLAYERS,
+    REFILL_SECONDS,
     WATCHERS,
     Bucket,
     ChatError,
@@ -88,23 +90,32 @@ def test_what_clean_keeps(raw: str) -> None:
 # -- rate limits -------------------------------------------------------------------------------
 
 
-def test_a_burst_then_one_message_every_three_seconds() -> None:
+def test_a_human_burst_then_one_message_every_two_seconds() -> None:
     limiter = ChatLimiter()
-    for i in range(5):
+    for i in range(BURST):
         limiter.check("ann", f"message {i}", T0)
     with pytest.raises(ChatError) as caught:
         limiter.check("ann", "one more", T0 + 1)
     error = caught.value
     assert error.code == "too-fast" and error.status == 429
-    assert error.message == "Not so fast: wait 2 s before your next message."
-    assert error.in_language("fr") == "Pas si vite : attendez 2 s avant votre prochain message."
-    assert limiter.wait("ann", T0 + 1) == pytest.approx(2)
+    assert error.retry_after == 1  # when the page may send it again
+    assert error.message == "Not so fast: wait 1 s before your next message."
+    assert error.in_language("fr") == "Pas si vite : attendez 1 s avant votre prochain message."
+    assert limiter.wait("ann", T0 + 1) == pytest.approx(1)
     limiter.check("bob", "others are not slowed", T0 + 1)
     with pytest.raises(ChatError):
-        limiter.check("ann", "still too early", T0 + 2.9)
-    limiter.check("ann", "now", T0 + 3)  # the refused tries cost nothing
-    assert limiter.wait("ann", T0 + 3) == pytest.approx(3)
+        limiter.check("ann", "still too early", T0 + 1.9)
+    limiter.check("ann", "now", T0 + 2)  # the refused tries cost nothing
+    assert limiter.wait("ann", T0 + 2) == pytest.approx(2)
     assert limiter.wait("cat", T0) == 0
+    with pytest.raises(ChatError) as caught:
+        limiter.check("ann", "after a whole burst", T0 + 2.5)
+    assert caught.value.retry_after == 2  # (1.5 s, said in whole seconds, never less)
+
+
+def test_the_figures_are_human_sized() -> None:
+    # ten lines at once (a person typing fast, or pasting a few), then thirty a minute
+    assert (BURST, REFILL_SECONDS) == (10, 2.0)
 
 
 def test_the_same_text_twice_is_refused_for_a_while() -> None:
@@ -155,7 +166,7 @@ def test_no_window_lets_through_more_than_the_burst_and_the_refill(gaps: list[fl
     for i, start in enumerate(accepted):
         for j in range(i, len(accepted)):
             span = accepted[j] - start
-            assert j - i + 1 <= 5 + span / 3.0 + 1e-9
+            assert j - i + 1 <= BURST + span / REFILL_SECONDS + 1e-9
 
 
 # -- keeping messages --------------------------------------------------------------------------

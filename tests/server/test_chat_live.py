@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.testclient import WebSocketTestSession
 
+from ludotheque.server.chat.rules import BURST
 from ludotheque.server.store.db import ChatRow, EventRow
 from tests.server.conftest import new_game, token_of
 from tests.server.people import place_client, sign_up
@@ -80,7 +81,7 @@ def test_length_and_rate_limits(client: TestClient) -> None:
         assert next_of(r, "error")["code"] == "message-too-long"
         r.send_json({"type": "chat", "text": "   "})
         assert next_of(r, "error")["code"] == "empty-message"
-        for i in range(5):
+        for i in range(BURST):
             r.send_json({"type": "chat", "text": f"message {i}"})
             assert next_of(r, "chat")["message"]["text"] == f"message {i}"
         r.send_json({"type": "chat", "text": "one too many"})

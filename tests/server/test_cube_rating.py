@@ -51,8 +51,9 @@ def test_a_rated_match_is_rated_by_its_result(client: TestClient) -> None:
             )
             assert outcome == "obsolete"
             assert not view(client, a)["table"]["ratings"]
+            assert alice.post(f"/api/play/{a}/rematch").json()["waiting"]  # offered
+            b = bob.post(f"/api/play/{b}/rematch").json()["url"].rsplit("/", 1)[1]  # accepted
             a = alice.post(f"/api/play/{a}/rematch").json()["url"].rsplit("/", 1)[1]
-            b = bob.post(f"/api/play/{b}/rematch").json()["url"].rsplit("/", 1)[1]
         else:
             break
     assert scores == [{"white": 0, "black": 0}, {"white": 3, "black": 0},

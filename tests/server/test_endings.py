@@ -190,7 +190,7 @@ def test_a_claim_after_the_grace_period(client: TestClient) -> None:
     fake.advance(GRACE_UNTIMED + 1)
     assert client.post(f"/api/play/{general}/claim", json={}).status_code == 409  # not theirs
     ended = client.post(f"/api/play/{rebels}/claim", json={}).json()
-    assert ended["outcome"] == {"winner": "rebels", "reason": "left"}
+    assert ended["outcome"] == {"winner": "rebels", "reason": "left", "by": "rebels"}
 
 
 def test_coming_back_cancels_the_claim(client: TestClient) -> None:

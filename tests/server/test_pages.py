@@ -130,12 +130,12 @@ def test_archive_names_players_rulesets_and_results_in_the_page_language(
     row = _row(english, computer)
     assert row.startswith("Backgammon — Standard rules ")
     assert "White: Player · Black: Computer (medium)" in row
-    assert "Won by Black — resignation" in row
+    assert "Black won — resignation" in row  # the sides' names: an archive has no "you"
     assert _row(english, seed).startswith("Backgammon — The library’s rules ")
     assert "White: Player · Black: Player" in _row(english, seed)
     assert _row(english, small).startswith("Defiance and Domain — 8×8 ")
     assert "Rebels: Computer (hard) · General: Player" in _row(english, general)
-    assert "Won by Rebels — resignation" in _row(english, general)
+    assert "The Rebels won — resignation" in _row(english, general)
     for raw in ("human", "(seed)", "(standard)", "(8x8)", "Medium", "reason."):
         assert raw not in _table(english), raw
     # every column has a header a screen reader can announce
@@ -146,7 +146,7 @@ def test_archive_names_players_rulesets_and_results_in_the_page_language(
     row = _row(french, computer)
     assert row.startswith("Backgammon — Règles standard ")
     assert "Blancs\u202f: Joueur · Noirs\u202f: Ordinateur (moyen)" in row
-    assert "Victoire\u202f: Noirs — abandon" in row  # a narrow no-break space
+    assert "Les Noirs ont gagné — abandon" in row
     assert _row(french, seed).startswith("Backgammon — Règles de la ludothèque ")
     assert "Rebelles\u202f: Ordinateur (difficile) · Général\u202f: Joueur" in _row(french, general)
     for raw in ("humain", "(seed)", "(standard)", "Computer", "Won by", "resignation"):
@@ -169,6 +169,7 @@ def test_every_way_a_game_ends_has_words_in_both_languages() -> None:
     from ludotheque.games.general import rules as general
 
     reasons = {record.REPETITION, record.TURN_LIMIT, record.RESIGNATION, record.ABANDONED,
+               record.ABORTED, record.AGREEMENT,
                backgammon.BORNE_OFF, defiance.COMMAND_CAPTURED, defiance.FOUR_SECTORS,
                defiance.NO_MOVE, general.TWELVE_CAPTURED, general.SHUT_IN,
                general.IMMOBILISED, general.NO_MOVE}  # fmt: skip

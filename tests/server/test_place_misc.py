@@ -64,8 +64,10 @@ def test_the_archive_names_the_players(make_client: Callable[..., TestClient]) -
     game_id = bob.post(f"/api/lobby/seeks/{seek}/accept").json()["id"]
     bob.post(f"/api/play/{bob.seat(game_id)}/resign", csrf=False)
     row = client.get("/api/archive").json()[0]
-    assert row["people"] == {"rebels": {"name": "alice", "level": None},
-                             "general": {"name": "bob", "level": None}}  # fmt: skip
+    assert row["people"] == {
+        "rebels": {"name": "alice", "level": None, "closed": False},
+        "general": {"name": "bob", "level": None, "closed": False},
+    }
     assert '<a href="/@/alice">alice</a>' in client.get("/archive").text
 
 

@@ -1,6 +1,6 @@
-"""What profiles and leaderboards show: ratings, results, rating histories and games, read
-from the database; and the rating history drawn as an SVG chart (no script: the page's
-Content-Security-Policy forbids inline ones, and a chart needs none)."""
+"""What profiles and leaderboards show: ratings, results, rating histories, the games being
+played and the games played (newest first, a page at a time), read from the database; the
+history is drawn by ``chart``."""
 
 from __future__ import annotations
 
@@ -8,16 +8,24 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
-from ..i18n.languages import format_day
+from ..i18n.languages import format_ago, format_moment
 from ..play.points import CASUAL
-from ..rating.ranking import RATED_RULESETS, _rating
+from ..rating.ranking import (
+    LEADERBOARD_DAYS,
+    LEADERBOARD_DEVIATION,
+    LEADERBOARD_GAMES,
+    RATED_RULESETS,
+    _rating,
+    on_leaderboard,
+)
 from ..store.db import GameRow, PlayerRow, RatingHistoryRow, RatingRow, UserRow, now
+from .chart import Point, aware, rating_chart
 
-GAMES_SHOWN = 50
+GAMES_SHOWN = 30  # finished games on a page of a profile
+PLAYING_SHOWN = 50  # games being played, at most
 BOARD_SIZE = 50
 
 
@@ -30,10 +38,16 @@ def _rating_view(row: RatingRow, level: str | None) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def profile(db: Session, user: UserRow, viewer_id: int | None, lang: str = "en") -> dict[str, Any]:
-    """A player's profile: ratings (with W/D/L) per game and ruleset, the history of each,
-    and their latest games with links (replay when finished; their seat for the player
-    themselves; watching for lobby games)."""
+def profile(
+    db: Session, user: UserRow, viewer_id: int | None, lang: str = "en", page: int = 1
+) -> dict[str, Any]:
+    """A player's profile: ratings (with W/D/L) per game and ruleset and the chart of each,
+    the games they are playing now, and a page of their finished games (``page``, from 1):
+    newest first, games that ended in the same second by id. Links: replay for finished
+    games; for games being played, the player's seat (``/resume``) when they look at their
+    own profile, watching for the others when the game is public. ``challenge`` says what
+    the viewer may do: ``button`` (another signed-in player), ``signin`` (an anonymous
+    visitor), ``None`` (their own profile, or a computer level's)."""
     ratings = [
         _rating_view(r, user.level)
         for r in db.scalars(
@@ -41,7 +55,7 @@ def profile(db: Session, user: UserRow, viewer_id: int | None, lang: str = "en")
         ).all()
         if r.games > 0
     ]
-    history: dict[tuple[str, str], list[tuple[datetime, float]]] = {}
+    history: dict[tuple[str, str], list[Point]] = {}
     for h, change in db.execute(
         select(RatingHistoryRow, PlayerRow.change)
         .outerjoin(
@@ -49,25 +63,53 @@ def profile(db: Session, user: UserRow, viewer_id: int | None, lang: str = "en")
             (PlayerRow.game_id == RatingHistoryRow.game_id) & (PlayerRow.user_id == user.id),
         )
         .where(RatingHistoryRow.user_id == user.id)
-        .order_by(RatingHistoryRow.id)
+        .order_by(RatingHistoryRow.at, RatingHistoryRow.id)
     ).all():
-        points = history.setdefault((h.game, h.ruleset), [])
-        if not points and change is not None:  # where the line starts: before the first game
-            points.append((h.at, h.rating - change))
-        points.append((h.at, h.rating))
+        history.setdefault((h.game, h.ruleset), []).append(Point(h.at, h.rating, change))
+    charts = {
+        key: rating_chart(points, f"{key[0]}-{key[1]}", lang) for key, points in history.items()
+    }
+    page = max(1, page)
+    moment = now()
+    finished = _games(db, user, viewer_id, lang, moment, finished=True,
+                      offset=(page - 1) * GAMES_SHOWN, limit=GAMES_SHOWN + 1)  # fmt: skip
+    playing = _games(db, user, viewer_id, lang, moment, finished=False, offset=0,
+                     limit=PLAYING_SHOWN)  # fmt: skip
+    challenge = (
+        None if user.level is not None or viewer_id == user.id
+        else "signin" if viewer_id is None
+        else "button"
+    )  # fmt: skip
+    return {
+        "player": user, "ratings": ratings, "charts": charts, "playing": playing,
+        "games": finished[:GAMES_SHOWN], "page": page, "more": len(finished) > GAMES_SHOWN,
+        "challenge": challenge,
+    }  # fmt: skip
+
+
+def _games(
+    db: Session, user: UserRow, viewer_id: int | None, lang: str, moment: datetime, *,
+    finished: bool, offset: int, limit: int,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The games ``user`` plays (``finished``: played) with their links, newest first."""
     me, them = aliased(PlayerRow), aliased(PlayerRow)
+    newest = GameRow.finished_at if finished else GameRow.created_at
     rows = db.execute(
         select(GameRow, me, them, UserRow)
         .join(me, me.game_id == GameRow.id)
         .outerjoin(them, (them.game_id == GameRow.id) & (them.side != me.side))
         .outerjoin(UserRow, UserRow.id == them.user_id)
-        .where(me.user_id == user.id)
-        .order_by(GameRow.created_at.desc())
-        .limit(GAMES_SHOWN)
+        .where(
+            me.user_id == user.id,
+            GameRow.finished_at.is_not(None) if finished else GameRow.finished_at.is_(None),
+        )
+        .order_by(newest.desc(), GameRow.id.desc())
+        .offset(offset)
+        .limit(limit)
     ).all()
     games = []
     for game, mine, _theirs, opponent in rows:
-        result: str | None
+        result: str | None = None
         if game.finished_at is not None:
             result = (
                 "aborted" if game.reason == "aborted"
@@ -77,48 +119,55 @@ def profile(db: Session, user: UserRow, viewer_id: int | None, lang: str = "en")
             )  # fmt: skip
             url: str | None = f"/archive/{game.id}"
         else:
-            result = None
             url = (f"/resume/{game.id}" if viewer_id == user.id
                    else f"/live/{game.id}" if game.public else None)  # fmt: skip
+        when = aware(game.finished_at or game.created_at)
         games.append({
             "id": game.id, "game": game.game, "ruleset": game.ruleset, "side": mine.side,
             "control": game.control, "rated": bool(game.rated), "result": result,
             "reason": game.reason, "change": None if mine.change is None else round(mine.change),
-            "opponent": None if opponent is None else opponent.username,
+            "opponent": None if opponent is None or opponent.closed_at else opponent.username,
+            "opponent_closed": opponent is not None and opponent.closed_at is not None,
             "opponent_level": None if opponent is None else opponent.level,
-            "url": url, "when": (game.finished_at or game.created_at).isoformat(),
+            "url": url, "when": when.isoformat(), "when_text": format_ago(lang, when, moment),
+            "when_full": f"{format_moment(lang, when)} UTC",
         })  # fmt: skip
-    charts = {
-        key: rating_chart(points, f"{key[0]}-{key[1]}", lang) for key, points in history.items()
-    }
-    return {"user": user, "ratings": ratings, "charts": charts, "games": games}
+    return games
 
 
 @dataclass(frozen=True)
 class Board:
-    """A leaderboard: established ratings, then provisional ones."""
+    """A leaderboard: the established ratings of a game and ruleset, best first."""
 
     game: str
     ruleset: str
     established: list[dict[str, Any]]
-    provisional: list[dict[str, Any]]
+
+    @property
+    def rule(self) -> dict[str, int]:
+        """Who is listed (``ranking.on_leaderboard``), in figures for the page."""
+        return {"games": LEADERBOARD_GAMES, "days": LEADERBOARD_DAYS,
+                "deviation": round(LEADERBOARD_DEVIATION)}  # fmt: skip
 
 
 def leaderboard(db: Session, game: str, ruleset: str) -> Board:
-    """The players of a game and ruleset by rating (the computer's levels among them)."""
+    """The players of a game and ruleset whose ratings are established (``on_leaderboard``:
+    lichess's rule), by rating; the computer's levels among them."""
     rows = db.execute(
         select(RatingRow, UserRow)
         .join(UserRow, UserRow.id == RatingRow.user_id)
         .where(RatingRow.game == game, RatingRow.ruleset == ruleset, RatingRow.games > 0)
-        .order_by(RatingRow.rating.desc())
+        .where(UserRow.closed_at.is_(None))  # a closed account's ratings leave the board
+        .order_by(RatingRow.rating.desc(), UserRow.username)
         .limit(4 * BOARD_SIZE)
     ).all()
-    established: list[dict[str, Any]] = []
-    provisional: list[dict[str, Any]] = []
-    for row, user in rows:
-        view = {**_rating_view(row, user.level), "name": user.username, "level": user.level}
-        (provisional if view["provisional"] else established).append(view)
-    return Board(game, ruleset, established[:BOARD_SIZE], provisional[:BOARD_SIZE])
+    moment = now()
+    established = [
+        {**_rating_view(row, user.level), "name": user.username, "level": user.level}
+        for row, user in rows
+        if on_leaderboard(_rating(row, game, ruleset, user.level), moment)
+    ]
+    return Board(game, ruleset, established[:BOARD_SIZE])
 
 
 def boards() -> list[tuple[str, str]]:
@@ -127,72 +176,30 @@ def boards() -> list[tuple[str, str]]:
             if (g, r) not in CASUAL]  # fmt: skip
 
 
-# -- the chart ---------------------------------------------------------------------------------
-
-WIDTH, HEIGHT = 480, 200
-LEFT, RIGHT, TOP, BOTTOM = 50, 12, 14, 30
-
-
-def rating_chart(points: list[tuple[datetime, float]], label: str, lang: str = "en") -> Markup:
-    """The rating after each rated game as a line (one point per game, in order), with the
-    lowest and highest rating and the first and last dates on the axes (dates as ``lang``
-    writes them)."""
-    if not points:
-        return Markup("")
-    ratings = [r for _, r in points]
-    low, high = min(ratings), max(ratings)
-    if high - low < 50:
-        middle = (high + low) / 2
-        low, high = middle - 25, middle + 25
-    span_x = max(1, len(points) - 1)
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def xy(i: int, rating: float) -> tuple[float, float]:
-        x = LEFT + inner_w * (i / span_x if len(points) > 1 else 0.5)
-        y = TOP + inner_h * (1 - (rating - low) / (high - low))
-        return round(x, 1), round(y, 1)
-
-    coords = [xy(i, r) for i, (_, r) in enumerate(points)]
-    line = " ".join(f"{x},{y}" for x, y in coords)
-    dots = "".join(
-        f'<circle class="dot" cx="{x}" cy="{y}" r="3"><title>{escape(format_day(lang, when))}'
-        f": {round(rating)}</title></circle>"
-        for (x, y), (when, rating) in zip(coords, points, strict=True)
-    )
-    first, last = format_day(lang, points[0][0]), format_day(lang, points[-1][0])
-    parts = [
-        f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-labelledby="chart-{escape(label)}" data-points="{len(points)}">',
-        f'<title id="chart-{escape(label)}">{round(ratings[0])} → {round(ratings[-1])}</title>',
-        f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}"/>',
-        f'<line class="axis" x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" '
-        f'y2="{HEIGHT - BOTTOM}"/>',
-        f'<text class="tick" x="{LEFT - 6}" y="{TOP + 10}" text-anchor="end">{round(high)}</text>',
-        f'<text class="tick" x="{LEFT - 6}" y="{HEIGHT - BOTTOM}" text-anchor="end">'
-        f"{round(low)}</text>",
-        f'<text class="tick" x="{LEFT}" y="{HEIGHT - 8}">{first}</text>',
-        f'<text class="tick" x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">{last}</text>',
-        f'<polyline class="line" points="{line}"/>',
-        dots,
-        "</svg>",
-    ]
-    return Markup("".join(parts))
-
-
 def named(db: Session, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``games`` (the archive's rows) with who played each side, by name: ``people`` maps a
-    side to its account's name or computer level (sides without an account are left out)."""
+    """``games`` (the archive's rows) with who played each side, by name (``people`` maps a
+    side to its account's name or computer level, a closed account's without its name; sides
+    without an account are left out), and each game's time control (``control``)."""
     ids = [g["id"] for g in games]
     found: dict[str, dict[str, dict[str, Any]]] = {}
+    controls: dict[str, str | None] = {}
     if ids:
         rows = db.execute(
-            select(PlayerRow.game_id, PlayerRow.side, UserRow.username, UserRow.level)
+            select(PlayerRow.game_id, PlayerRow.side, UserRow.username, UserRow.level,
+                   UserRow.closed_at)
             .join(UserRow, UserRow.id == PlayerRow.user_id)
             .where(PlayerRow.game_id.in_(ids))
-        ).all()
-        for game_id, side, username, level in rows:
-            found.setdefault(game_id, {})[side] = {"name": username, "level": level}
-    return [{**g, "people": found.get(g["id"], {})} for g in games]
+        ).all()  # fmt: skip
+        for game_id, side, username, level, closed in rows:
+            found.setdefault(game_id, {})[side] = {
+                "name": None if closed else username, "level": level, "closed": bool(closed),
+            }  # fmt: skip
+        for game_id, control in db.execute(
+            select(GameRow.id, GameRow.control).where(GameRow.id.in_(ids))
+        ).all():
+            controls[game_id] = control
+    return [{**g, "people": found.get(g["id"], {}), "control": controls.get(g["id"])}
+            for g in games]  # fmt: skip
 
 
 async def archive_named(service: Any) -> list[dict[str, Any]]:

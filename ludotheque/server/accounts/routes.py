@@ -43,6 +43,10 @@ from .users import Users
 router = APIRouter(dependencies=[Depends(looking)])
 
 NO_SUCH_PLAYER = say("there is no such player")
+ACCOUNT_CLOSED = say("This account is closed.")
+SIGNED_IN_ALREADY = say(
+    "You are signed in as {name}: sign out first to use another account.",
+)
 
 
 def _next(value: Any) -> str:
@@ -81,10 +85,13 @@ async def signin_page(request: Request) -> HTMLResponse:
 
 async def _account_form(request: Request, name: str) -> Response:
     """Sign up or in from a form: the session cookie and back to ``next``, or the form
-    again with the reason (the username kept, never the password)."""
+    again with the reason (the username kept, never the password). Someone signed in is
+    refused (409): a form left open in another tab never switches accounts silently."""
     form = await request.form()
     person = _person(request)
-    username = str(form.get("username") or "")[:64]
+    # shown again as typed, whatever its length (refused if too long, never cut; the body's
+    # own limit bounds it)
+    username = typed = str(form.get("username") or "")
     target = _next(form.get("next"))
     secret: bytes = request.app.state.secret
     device = read_device(secret, request.cookies.get(DEVICE_COOKIE))
@@ -93,15 +100,18 @@ async def _account_form(request: Request, name: str) -> Response:
     where = address(request)
     try:
         require_csrf(request, person, form.get(CSRF_FIELD))
+        if person.user is not None:
+            raise AccountError(SIGNED_IN_ALREADY.given(name=person.user.username),
+                               "signed-in", 409)  # fmt: skip
         users = _users(request)
         if name == "signup.html":
             # making accounts costs one of the address's creations each
             request.app.state.limits.check("create", where)
-            user, token = await users.sign_up(username, form.get("password"))
+            user, token = await users.sign_up(typed, form.get("password"))
         else:
             await throttle.check(account, where, device)  # growing waits after failures
             try:
-                user, token = await users.sign_in(username, form.get("password"))
+                user, token = await users.sign_in(typed[:64], form.get("password"))
             except AccountError as exc:
                 if exc.code == "wrong-credentials":
                     await throttle.failed(account, where, device)
@@ -146,18 +156,22 @@ async def profile_page(request: Request, username: str) -> HTMLResponse:
     service: GameService = request.app.state.service
     person = _person(request)
     found = await _users(request).named(username)
+    if found is not None and found.closed:
+        return error_page(request, GameError(ACCOUNT_CLOSED, "closed", 404))
     if found is None or found.username != username:
         if found is not None:  # the canonical spelling of the name
             return RedirectResponse(f"/@/{found.username}", status_code=301)  # type: ignore[return-value]
         return error_page(request, GameError(NO_SUCH_PLAYER, "not-found", 404))
     viewer = person.user.id if person.user else None
     lang = language(request)
+    number = request.query_params.get("page", "1")
+    page_number = int(number) if number.isdigit() and len(number) < 6 else 1
 
     def read() -> dict[str, Any]:
         with service.sessions() as db:
             row = db.scalar(select(UserRow).where(UserRow.id == found.id))
             assert row is not None
-            return profile(db, row, viewer, lang)
+            return profile(db, row, viewer, lang, page_number)
 
     data = await service.run_db(read)
     return page(request, "profile.html", **data, me=viewer == found.id)
@@ -190,6 +204,8 @@ async def api_profile(request: Request, username: str) -> dict[str, Any]:
     found = await _users(request).named(username)
     if found is None:
         raise GameError(NO_SUCH_PLAYER, "not-found", 404)
+    if found.closed:
+        raise GameError(ACCOUNT_CLOSED, "closed", 404)
     person = _person(request)
     viewer = person.user.id if person.user else None
 
@@ -199,7 +215,7 @@ async def api_profile(request: Request, username: str) -> dict[str, Any]:
             assert row is not None
             data = profile(db, row, viewer)
             return {"username": row.username, "level": row.level, "ratings": data["ratings"],
-                    "games": data["games"]}  # fmt: skip
+                    "playing": data["playing"], "games": data["games"]}  # fmt: skip
 
     return await service.run_db(read)
 

@@ -64,6 +64,11 @@ USERNAME_LENGTH = say(
     low=USERNAME_MIN,
     high=USERNAME_MAX,
 )
+USERNAME_TOO_LONG = say(
+    "A username has {low} to {high} characters (this one has {length}).",
+    low=USERNAME_MIN,
+    high=USERNAME_MAX,
+)
 USERNAME_CHARACTERS = say(
     "A username uses only the letters a to z (without accents), digits, _ and -.",
 )
@@ -149,7 +154,9 @@ def validate_username(name: object) -> str:
     if not isinstance(name, str):
         raise AccountError(USERNAME_CHARACTERS, "bad-username")
     name = name.strip()
-    if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
+    if len(name) > USERNAME_MAX:  # refused, never cut
+        raise AccountError(USERNAME_TOO_LONG.given(length=len(name)), "bad-username")
+    if len(name) < USERNAME_MIN:
         raise AccountError(USERNAME_LENGTH, "bad-username")
     if not _ALLOWED.fullmatch(name):
         raise AccountError(USERNAME_CHARACTERS, "bad-username")

@@ -40,13 +40,17 @@ class ProfileGame(Answer):
     reason: str | None
     change: int | None = Field(description="the rating change, once rated")
     opponent: str | None
+    opponent_closed: bool = Field(description="the opponent closed their account")
     opponent_level: str | None
     url: str | None
-    when: str = Field(description="ISO 8601")
+    when: str = Field(description="ISO 8601: when it ended (when it began, if being played)")
+    when_text: str = Field(description="`when` for people (`3 hours ago`, `5 Dec 2026`)")
+    when_full: str = Field(description="`when` as a date and time for people (UTC)")
 
 
 class Profile(Answer):
     username: str
     level: str | None = Field(description="the computer's level, for the computer's accounts")
     ratings: list[RatingView]
-    games: list[ProfileGame]
+    playing: list[ProfileGame] = Field(description="the games being played now")
+    games: list[ProfileGame] = Field(description="the latest finished games, newest first")

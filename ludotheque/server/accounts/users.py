@@ -17,8 +17,10 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import timesource
+from ..errors import say
 from ..play.service import GameService
 from ..store.db import LoginRow, UserRow, now
+from .moderation import close_account
 from .rules import (
     SESSION_SECONDS,
     USERNAME_TAKEN,
@@ -35,14 +37,18 @@ from .rules import (
 CACHE_SECONDS = 5.0
 SEEN_EVERY = timedelta(hours=1)  # a session's last use is written at most this often
 
+WRONG_PASSWORD = say("This is not your current password.")
+
 
 @dataclass(frozen=True)
 class User:
-    """An account as the app shows it (``level``: one of the computer's levels)."""
+    """An account as the app shows it (``level``: one of the computer's levels; ``closed``:
+    a closed account, whose name is no longer shown)."""
 
     id: int
     username: str
     level: str | None = None
+    closed: bool = False
 
 
 class Users:
@@ -91,8 +97,11 @@ class Users:
         def read() -> UserRow | None:
             with self.service.sessions() as db:
                 return db.scalar(
-                    select(UserRow).where(UserRow.username_key == key, UserRow.level.is_(None))
-                )
+                    select(UserRow).where(
+                        UserRow.username_key == key, UserRow.level.is_(None),
+                        UserRow.closed_at.is_(None),
+                    )
+                )  # fmt: skip
 
         row = await self.service.run_db(read)
         stored = row.password_hash if row is not None else None
@@ -180,9 +189,66 @@ class Users:
         def read() -> User | None:
             with self.service.sessions() as db:
                 row = db.scalar(select(UserRow).where(UserRow.username_key == key))
-                return None if row is None else User(row.id, row.username, row.level)
+                if row is None:
+                    return None
+                return User(row.id, row.username, row.level, row.closed_at is not None)
 
         return await self.service.run_db(read)
+
+    def _forget(self, user_id: int, keep: str | None = None) -> None:
+        """Forget what this process remembers of ``user_id``'s sessions (but ``keep``'s)."""
+        for digest, (_, user) in list(self.cache.items()):
+            if user is not None and user.id == user_id and digest != keep:
+                self.cache.pop(digest, None)
+
+    async def _check_password(self, user: User, password: object) -> UserRow:
+        """The account's row if ``password`` is its password, else ``AccountError``."""
+
+        def read() -> UserRow | None:
+            with self.service.sessions() as db:
+                return db.get(UserRow, user.id)
+
+        row = await self.service.run_db(read)
+        stored = row.password_hash if row is not None and row.closed_at is None else None
+        given = password if isinstance(password, str) else ""
+        verdict = await asyncio.to_thread(self.passwords.verify, stored, given)
+        if row is None or stored is None or not verdict.ok:
+            raise AccountError(WRONG_PASSWORD, "wrong-password", 403)
+        return row
+
+    async def change_password(
+        self, user: User, session: str | None, current: object, new: object
+    ) -> None:
+        """Give ``user`` the password ``new`` once ``current`` is checked: every other
+        session of the account ends (``session``, the one asking, stays signed in)."""
+        await self._check_password(user, current)
+        secret = validate_password(new, user.username)
+        hashed = await asyncio.to_thread(self.passwords.hash, secret)
+        keep = session_hash(session) if session else ""
+
+        def write() -> None:
+            with self.service.sessions() as db:
+                db.execute(update(UserRow).where(UserRow.id == user.id)
+                           .values(password_hash=hashed))  # fmt: skip
+                db.execute(
+                    delete(LoginRow).where(LoginRow.user_id == user.id,
+                                           LoginRow.token_sha256 != keep)
+                )  # fmt: skip
+                db.commit()
+
+        await self.service.run_db(write)
+        self._forget(user.id, keep)
+
+    async def close(self, user: User, password: object) -> None:
+        """Close ``user``'s account once its password is checked (see ``moderation``)."""
+        await self._check_password(user, password)
+
+        def write() -> None:
+            with self.service.sessions() as db:
+                close_account(db, user.id)
+
+        await self.service.run_db(write)
+        self._forget(user.id)
 
     async def computer(self, level: str) -> User | None:
         """The account that holds a computer level's ratings."""

@@ -6,9 +6,13 @@ is kept with its game (``Message``).
   is NFC-normalised; at most three combining marks follow a letter; every run of whitespace
   (new lines and tabs included) becomes one space. What is left must be 1 to 300 characters:
   a longer message is refused, not cut.
-- A sender may send five messages at once, then one every three seconds (a token bucket),
-  and not the same text twice within thirty seconds. Each process counts its own senders, as
-  ``guard.py`` does for requests (a player's socket lives in one process).
+- A sender may send ten messages at once, then one every two seconds (a token bucket: a
+  human-sized burst, thirty lines a minute at most after it), and not the same text twice
+  within thirty seconds. A line refused for its pace says when the next one may go
+  (``retry_after``): the page keeps such lines, shows them as waiting and sends them then, so
+  that nothing typed is lost, while a flood still goes no faster than the bucket. Each
+  process counts its own senders, as ``guard.py`` does for requests (a player's socket lives
+  in one process); each socket also has its budget (``play.budget``), above this one.
 - Messages are text: they are escaped where they are shown (Jinja's autoescape, ``textContent``
   in the browser), never here.
 """
@@ -24,8 +28,8 @@ from ..errors import GameError, say
 
 MAX_LENGTH = 300
 MAX_MARKS = 3  # combining marks kept after one character
-BURST = 5  # messages a sender may send at once
-REFILL_SECONDS = 3.0  # then one message every this many seconds
+BURST = 10  # messages a sender may send at once
+REFILL_SECONDS = 2.0  # then one message every this many seconds
 REPEAT_SECONDS = 30.0  # the same text again within this long is refused
 
 PLAYERS = "players"  # the players' chat of a game
@@ -129,10 +133,10 @@ class ChatLimiter:
         state = self._senders.get(sender) or _Sender(Bucket(float(self.burst), now))
         bucket = state.bucket.refilled(now, self.burst, self.refill)
         if bucket.tokens < 1:
-            seconds = math.ceil((1 - bucket.tokens) * self.refill)
+            seconds = max(1, math.ceil((1 - bucket.tokens) * self.refill))
             raise ChatError(
                 say("Not so fast: wait {s} s before your next message.", s=seconds),
-                "too-fast", 429,
+                "too-fast", 429, retry_after=seconds,
             )  # fmt: skip
         if text == state.last_text and now - state.last_at < self.repeat:
             raise ChatError(

@@ -42,7 +42,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...core import CHANCE, Outcome, State
-from ..errors import Text, say
+from ..errors import Text, say, say_n
+from ..i18n.catalog import LANGUAGES
 
 FISCHER = "fischer"
 DELAY = "delay"
@@ -153,17 +154,36 @@ class TimeControl:
         return min(60.0, max(10.0, self.base / 8.0))
 
     def label(self) -> Text:
-        """The control for people: ``5 min + 3 s``, ``3 min + 12 s delay``, ``3 days per
-        move``."""
-        if self.kind == CORRESPONDENCE:
-            days = _number(self.base / DAY)
-            if days == "1":
-                return say("1 day per move")
-            return say("{n} days per move", n=days)
-        values = {"m": _number(self.base / 60.0), "s": _number(self.step)}
-        if self.kind == DELAY:
-            return say("{m} min + {s} s delay", **values)
-        return say("{m} min + {s} s", **values)
+        """The control for people (``control_name``): ``5+3``, ``3 min + 12 s delay``,
+        ``3 days a move``."""
+        return control_name(self.key)
+
+
+def control_name(key: str | None) -> Text:
+    """The one name of a time control, for people, wherever one is shown: ``"5+3"``
+    (Fischer: minutes + seconds added a move, as players write it), ``"1 min + 12 s
+    delay"`` (backgammon's ``"1+12d"``: a reserve of minutes and a delay of seconds a move),
+    ``"1 day a move"`` / ``"3 days a move"`` (correspondence, ``"3d"``), and ``"No clock"``
+    (``None``). A key that does not read is shown as it is (it names no control we know)."""
+    if not key:
+        return say("No clock")
+    try:
+        control = TimeControl.parse(key)
+    except ValueError:
+        return Text(key)  # as it is: no word to translate
+    if control.kind == CORRESPONDENCE:
+        days = round(control.base / DAY)
+        return say_n("{n} day a move", "{n} days a move", days)
+    values = {"m": _number(control.base / 60.0), "s": _number(control.step)}
+    if control.kind == DELAY:
+        return say("{m} min + {s} s delay", **values)
+    return say("{m}+{s}", **values)
+
+
+def control_names(key: str | None) -> dict[str, str]:
+    """``control_name`` in every language of the site, for the pages' scripts."""
+    name = control_name(key)
+    return {lang: name(lang) for lang in LANGUAGES}
 
 
 _CONTROL = re.compile(
@@ -577,6 +597,8 @@ __all__ = [
     "can_win",
     "claim_at",
     "claim_outcome",
+    "control_name",
+    "control_names",
     "flag",
     "flag_outcome",
     "grace_seconds",

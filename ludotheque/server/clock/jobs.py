@@ -11,6 +11,7 @@ import asyncio
 from typing import Any
 
 from ..errors import GameError
+from ..play.rematch import lapse_rematch
 from ..play.service import GameService
 from ..play.session import Event, GameSession
 from .controls import Clock, can_claim, claim_outcome
@@ -85,6 +86,8 @@ async def presence(service: GameService, session: GameSession, side: str, here: 
         except GameError:  # the game ended meanwhile (on time, or elsewhere)
             return
     await service.announce(session)
+    if not here and session.finished:  # a rematch offer lapses if they stay away
+        await lapse_rematch(service, session)
 
 
 async def claim(service: GameService, session: GameSession, seat: str) -> None:
@@ -106,5 +109,11 @@ async def claim(service: GameService, session: GameSession, seat: str) -> None:
         state = session.record.state
         left = moves_left(session)
         outcome = await asyncio.to_thread(claim_outcome, state, seat, moves_left=left)
-        await service.change(session, lambda: [end_event(session, outcome, stamp)])
+
+        def change() -> list[Event]:
+            kind, data = end_event(session, outcome, stamp)
+            session.ended_by = seat  # the claimer: the other player is the one who left
+            return [(kind, {**data, "by": seat})]
+
+        await service.change(session, change)
     await service.announce(session)

@@ -34,6 +34,7 @@ from .controls import (
     TimeControl,
     allowed,
     claim_at,
+    control_names,
     flag,
     flag_outcome,
     grace_seconds,
@@ -158,13 +159,14 @@ def end_event(session: GameSession, outcome: Outcome, at: float) -> Event:
 
 def watched_presence(session: GameSession, seat: str) -> bool:
     """Whether ``seat``'s comings and goings are written down: a player's own seat in a live
-    game between two people (not at one screen, not against the computer)."""
-    return (
-        session.mode == "friend"
-        and seat not in (BOTH, WATCH)
-        and not session.finished
-        and grace_seconds(control_of(session)) is not None
-    )
+    game between two people (not at one screen, not against the computer), and once any game
+    between two people is over, until its rematch is made or declined (an offer lapses when
+    a player leaves: ``play.offers``)."""
+    if session.mode != "friend" or seat in (BOTH, WATCH):
+        return False
+    if session.finished:
+        return session.rematch_id is None and session.rematch_declined is None
+    return grace_seconds(control_of(session)) is not None
 
 
 def control_of(session: GameSession) -> TimeControl | None:
@@ -192,6 +194,7 @@ def table_view(session: GameSession, stamp: float) -> dict[str, Any]:
             "kind": control.kind,
             "speed": control.speed,
             "low": control.low_time,
+            "name": control_names(control.key),
         },
         "clock": None if clock is None else clock.view(stamp),
         "rated": session.rated,

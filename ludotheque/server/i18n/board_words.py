@@ -19,6 +19,43 @@ BOARD = words(
     word("board.last_to", "last move arrived here"),
     word("board.captured", "taken by the last move"),
     word("board.or", "or"),
+    # what a screen reader hears when a piece is chosen (the page's live region)
+    word_n(
+        "board.chosen.rebel",
+        "Rebel on {point} chosen: {n} possible destination.",
+        "Rebel on {point} chosen: {n} possible destinations.",
+    ),
+    word_n(
+        "board.chosen.general",
+        "General on {point} chosen: {n} possible destination.",
+        "General on {point} chosen: {n} possible destinations.",
+    ),
+    word_n(
+        "board.chosen.checker",
+        "Checker on {place} chosen: {n} possible destination.",
+        "Checker on {place} chosen: {n} possible destinations.",
+    ),
+    word_n(
+        "board.chosen.cell",
+        "Cell {cell} chosen: {n} possible direction for a new counter.",
+        "Cell {cell} chosen: {n} possible directions for a new counter.",
+    ),
+    word_n(
+        "board.chosen.counter@rebels",
+        "Rebel counter on {cell} chosen: {n} possible direction.",
+        "Rebel counter on {cell} chosen: {n} possible directions.",
+    ),
+    word_n(
+        "board.chosen.counter@imperium",
+        "Imperial counter on {cell} chosen: {n} possible direction.",
+        "Imperial counter on {cell} chosen: {n} possible directions.",
+    ),
+    word_n(
+        "board.chosen.command",
+        "Command on {point} chosen: {n} possible destination.",
+        "Command on {point} chosen: {n} possible destinations.",
+    ),
+    word("board.unchosen", "Choice taken back."),
     word("play.watch_rematch", "Watch the rematch"),
     # Defiance and Domain
     word("dd.zoom_out", "Whole board"),

@@ -10,22 +10,25 @@ from __future__ import annotations
 
 import functools
 import json
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_timedelta
 from babel.numbers import format_decimal
 
+from .account_words import ACCOUNT
 from .analysis_words import ANALYSIS
 from .board_words import BOARD
 from .catalog import LANGUAGES, npgettext, pgettext
 from .keyed import English
+from .list_words import LISTS
 from .place_words import PLACE
+from .result_words import RESULT
 from .site_words import SITE
 
 __all__ = ["LANGUAGES", "pick_language", "texts", "translate"]
 
-PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **BOARD}
+PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **ACCOUNT, **BOARD, **LISTS, **RESULT}
 """The words every page gives its scripts (the analysis's come with its own module)."""
 KEYED: dict[str, English] = {**PAGE_WORDS, **ANALYSIS}
 """Every word the pages and scripts ask for by key, in English."""
@@ -116,6 +119,17 @@ def analysis_module() -> str:
 def format_day(lang: str, day: date | datetime) -> str:
     """A date as people of ``lang`` write it (5 Dec 2026; 5 déc. 2026)."""
     return format_date(day, format="medium", locale=lang)
+
+
+def format_ago(lang: str, moment: datetime, now: datetime) -> str:
+    """When something happened, as ``lang`` says it: how long ago within a day (3 hours
+    ago; il y a 3 heures), else its date."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    ago = now - moment
+    if timedelta(0) <= ago < timedelta(days=1):  # (this very second: "1 second ago")
+        return format_timedelta(-max(ago, timedelta(seconds=1)), add_direction=True, locale=lang)
+    return format_day(lang, moment)
 
 
 def format_moment(lang: str, moment: datetime) -> str:

@@ -138,6 +138,11 @@ PLACE = words(
     word("lobby.withdraw", "Withdraw"),
     word("lobby.watch", "Watch"),
     word("lobby.versus", "vs"),
+    # the names screen readers give the lobby's repeated links and buttons (each its game)
+    word("lobby.watch_name", "Watch {a} vs {b}, {game}"),
+    word("lobby.accept_name", "Accept {name}’s challenge: {what}"),
+    word("lobby.decline_name", "Decline {name}’s challenge: {what}"),
+    word("lobby.withdraw_name", "Withdraw your challenge: {what}"),
     word("lobby.plays@rebels", "plays the Rebels"),
     word("lobby.plays@general", "plays the General"),
     word("lobby.plays@white", "plays White"),

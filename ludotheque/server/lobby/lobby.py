@@ -39,8 +39,10 @@ from sqlalchemy.orm import Session
 from ... import load
 from .. import timesource
 from ..accounts.identity import Who
+from ..accounts.moderation import check_not_banned
 from ..accounts.rules import username_key
 from ..accounts.users import Users
+from ..clock.controls import control_names
 from ..errors import GameError, say
 from ..play.boards import available
 from ..play.people import Person
@@ -52,6 +54,7 @@ from ..store.bus import Bus
 from ..store.db import GameRow, PlayerRow, SeekRow, UserRow, now
 from ..store.dberrors import Outage
 from .pairing import Seek, check_accept, make_seek, pair
+from .presence import Presence, online
 
 log = logging.getLogger("ludotheque.lobby")
 
@@ -137,6 +140,8 @@ class Lobby:
         self.games_at = 0.0
         self.dirty = asyncio.Event()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.presence = Presence(service, bus)
+        self.online: dict[str, Any] = {"count": 0, "anonymous": 0, "players": []}
         bus.subscribe("lobby", self._heard)
         bus.on_gap(self.catch_up)
 
@@ -197,10 +202,11 @@ class Lobby:
     # -- reading -----------------------------------------------------------------------------
 
     async def refresh(self, games: bool = False) -> None:
-        """Read the open seeks (and the games being played) again."""
-        fresh = self.now() - STALE_SECONDS
+        """Read the open seeks and who is online (and the games being played) again."""
+        stamp = self.now()
+        fresh = stamp - STALE_SECONDS
 
-        def read() -> tuple[list[SeekRow], list[dict[str, Any]] | None]:
+        def read() -> tuple[list[SeekRow], dict[str, Any], list[dict[str, Any]] | None]:
             with self.service.sessions() as db:
                 seeks = list(
                     db.scalars(
@@ -210,10 +216,11 @@ class Lobby:
                         .limit(300)
                     ).all()
                 )
-                return seeks, (_playing(db) if games else None)
+                return seeks, online(db, stamp), (_playing(db) if games else None)
 
-        seeks, playing = await self.service.run_db(read)
+        seeks, here, playing = await self.service.run_db(read)
         self.seeks = seeks
+        self.online = here
         self.read_at = timesource.monotonic()
         if playing is not None:
             self.games = playing
@@ -221,7 +228,8 @@ class Lobby:
 
     def view(self, who: Who) -> dict[str, Any]:
         """What ``who``'s lobby page shows: the open challenges they may see, their own
-        quick-pairing seek, the challenges to them, and the games being played."""
+        quick-pairing seek, the challenges to them, the games being played, and who is
+        online."""
         me = _of(who) if who.key is not None else None
         my_key = username_key(who.user.username) if who.user is not None else None
         seeks, quick = [], None
@@ -236,7 +244,7 @@ class Lobby:
                 continue
             seeks.append(_seek_view(row, mine, to_me))
         return {"type": "lobby", "seeks": seeks, "quick": quick, "games": self.games,
-                "signed_in": who.user is not None}  # fmt: skip
+                "signed_in": who.user is not None, "online": self.online}  # fmt: skip
 
     # -- seeking -----------------------------------------------------------------------------
 
@@ -246,6 +254,7 @@ class Lobby:
         replaces the owner's other one and is paired at once if it can be."""
         if who.key is None:
             raise GameError(SEEK_GONE, "bad-seek", 400)
+        await self._not_banned(who)
         kind = "quick" if spec.get("kind") == "quick" else "open"
         game = str(spec.get("game") or "")
         if game not in available():
@@ -263,7 +272,7 @@ class Lobby:
         opponent_name: str | None = None
         if kind == "open" and spec.get("opponent"):
             target = await self.users.named(str(spec["opponent"]))
-            if target is None or target.level is not None:
+            if target is None or target.level is not None or target.closed:
                 raise GameError(
                     NO_SUCH_PLAYER.given(name=str(spec["opponent"])[:40]),
                     "no-such-player", 404,
@@ -317,6 +326,11 @@ class Lobby:
             await self.wave()
         return {"id": seek.id}
 
+    async def _not_banned(self, who: Who) -> None:
+        """A banned account neither posts nor accepts (``moderation.Banned``)."""
+        user_id = who.user.id if who.user is not None else None
+        await check_not_banned(self.service.run_db, self.service.sessions, user_id)
+
     async def _withdraw(self, who: Who, seek_id: str, status: str) -> None:
         """Take ``seek_id`` out of the lobby: its owner cancels it, or the player it names
         declines it."""
@@ -353,6 +367,7 @@ class Lobby:
         the game."""
         if who.key is None:
             raise GameError(SEEK_GONE, "seek-gone", 409)
+        await self._not_banned(who)
 
         def read() -> SeekRow | None:
             with self.service.sessions() as db:
@@ -505,7 +520,18 @@ class Lobby:
             await self._deliver(socket, self.view(who))
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Until ``stop``: pair quick seeks, keep seeks alive, update the pages."""
+        """Until ``stop``: pair quick seeks, keep seeks alive, update the pages (and keep
+        this process's people online)."""
+        beats = asyncio.get_running_loop().create_task(self.presence.run(stop))
+        try:
+            await self._rounds(stop)
+        finally:
+            beats.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await beats
+            await self.presence.forget()
+
+    async def _rounds(self, stop: asyncio.Event) -> None:
         outage = Outage(log, "the lobby's round")
         last_renew = last_wave = 0.0
         while not stop.is_set():
@@ -539,8 +565,9 @@ def _seek_view(row: SeekRow, mine: bool, to_me: bool) -> dict[str, Any]:
     return {
         "id": row.id, "kind": row.kind, "name": row.name, "rating": round(row.rating),
         "provisional": row.deviation >= 110.0 or row.user_id is None, "game": row.game,
-        "ruleset": row.ruleset, "control": row.control, "rated": bool(row.rated),
-        "side": row.side, "opponent": row.opponent_name, "mine": mine, "to_me": to_me,
+        "ruleset": row.ruleset, "control": row.control,
+        "control_name": control_names(row.control), "rated": bool(row.rated), "side": row.side,
+        "opponent": row.opponent_name, "mine": mine, "to_me": to_me,
     }  # fmt: skip
 
 
@@ -562,12 +589,13 @@ def _playing(db: Session) -> list[dict[str, Any]]:
     names: dict[str, dict[str, dict[str, Any]]] = {}
     for p, u in rows:
         names.setdefault(p.game_id, {})[p.side] = {
-            "name": u.username if u is not None else None,
+            "name": u.username if u is not None and u.closed_at is None else None,
             "rating": None if p.rating is None else round(p.rating),
             "provisional": bool(p.provisional),
         }
     return [
         {"id": g.id, "game": g.game, "ruleset": g.ruleset, "control": g.control,
-         "rated": bool(g.rated), "players": names.get(g.id, {}), "url": f"/live/{g.id}"}
+         "control_name": control_names(g.control), "rated": bool(g.rated),
+         "players": names.get(g.id, {}), "url": f"/live/{g.id}"}
         for g in games
     ]  # fmt: skip

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
@@ -34,6 +35,7 @@ from .lobby import Lobby, seat_token
 from .schemas import Accepted, Done, LobbyView, SeekPosted
 
 router = APIRouter()
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")  # what a username may look like (rules)
 NOT_YOUR_GAME = say("this game is not yours to play")
 
 
@@ -61,9 +63,12 @@ class SeekBody(BaseModel):
     "/lobby", response_class=HTMLResponse, dependencies=[Depends(looking)],
     include_in_schema=False,
 )  # fmt: skip
-async def lobby_page(request: Request) -> HTMLResponse:
+async def lobby_page(request: Request, challenge: str = "") -> HTMLResponse:
+    """The lobby; ``?challenge=<name>`` (a profile's Challenge button) fills the form's
+    opponent with that player, for the visitor to choose the game and post it."""
     games = [{"name": g, "rulesets": list(r)} for g, r in RATED_RULESETS.items()]
-    return page(request, "lobby.html", games=games, presets=presets())
+    name = challenge.strip()[:40] if NAME.fullmatch(challenge.strip()) else None
+    return page(request, "lobby.html", games=games, presets=presets(), challenge=name)
 
 
 @router.get(

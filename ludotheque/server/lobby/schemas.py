@@ -20,6 +20,7 @@ class SeekView(Answer):
     game: str
     ruleset: str
     control: str | None = Field(description="the time control, e.g. `5+3`")
+    control_name: dict[str, str] = Field(description="its name per language (`1 day a move`)")
     rated: bool
     side: str | None = Field(description="the side the seeker plays (`null`: either)")
     opponent: str | None = Field(description="the player challenged by name, if any")
@@ -34,9 +35,22 @@ class PlayingView(Answer):
     game: str
     ruleset: str
     control: str | None
+    control_name: dict[str, str] = Field(description="its name per language")
     rated: bool
     players: dict[str, dict[str, Any]] = Field(description="side → name, rating, provisional")
     url: str
+
+
+class OnlinePlayer(Answer):
+    name: str
+
+
+class OnlineView(Answer):
+    """Who has a page of the site open now, on any server process."""
+
+    count: int = Field(description="everyone online, signed in or not")
+    anonymous: int = Field(description="visitors without an account (not named)")
+    players: list[OnlinePlayer] = Field(description="the players signed in, by name")
 
 
 class LobbyView(Answer):
@@ -45,6 +59,7 @@ class LobbyView(Answer):
     quick: SeekView | None = Field(description="the reader's own quick-pairing seek")
     games: list[PlayingView]
     signed_in: bool
+    online: OnlineView
 
 
 class SeekPosted(Answer):

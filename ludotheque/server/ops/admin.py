@@ -2,7 +2,8 @@
 
 ``admin jobs`` lists the dead jobs (those that failed their last try, see ``worker.DEAD``),
 newest first, with their error; ``--retry ID`` puts one back in the queue (its tries counted
-from zero), after the cause was mended.
+from zero), after the cause was mended. The moderators' subcommands (reports, bans, closing
+an account) are ``moderate``'s.
 """
 
 from __future__ import annotations
@@ -17,16 +18,20 @@ from sqlalchemy.orm import Session
 from .. import timesource
 from ..compute.worker import DEAD
 from ..store.db import JobRow, make_engine, migrate, session_factory
+from . import moderate
 
 
 def add_parser(commands: Any) -> None:
     """The ``admin`` command and its subcommands."""
-    admin = commands.add_parser("admin", help="operate a server's database (dead jobs, ...)")
+    admin = commands.add_parser(
+        "admin", help="operate a server's database (dead jobs, reports, bans, ...)"
+    )
     admin.add_argument("--db", help="the server's database URL (default: DATABASE_URL)")
     tasks = admin.add_subparsers(dest="task", required=True)
     jobs = tasks.add_parser("jobs", help="list the dead jobs (failed their last try)")
     jobs.add_argument("--retry", type=int, metavar="ID", help="queue this dead job again")
     jobs.add_argument("--limit", type=int, default=50, help="how many to list (default 50)")
+    moderate.add_parsers(tasks)
 
 
 def dead_jobs(db: Session, limit: int = 50) -> list[JobRow]:
@@ -59,6 +64,8 @@ def run(args: argparse.Namespace, url: str) -> int:
     migrate(engine)
     try:
         with session_factory(engine)() as db:
+            if args.task in moderate.TASKS:
+                return moderate.run(db, args)
             if args.retry is not None:
                 if retry_job(db, args.retry):
                     print(f"job {args.retry} is queued again")

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from ..clock.jobs import check_flag, claim
 from ..errors import GameError, say
+from .agreements import abort, answer_draw, offer_draw
 from .rematch import decline_rematch, rematch
 from .service import GameService
 from .session import WATCH, GameSession
@@ -112,10 +113,25 @@ async def _flag(s: Seat, _body: Body) -> None:
     await check_flag(s.service, s.session)
 
 
+async def _abort(s: Seat, _body: Body) -> None:
+    await abort(s.service, s.session, s.seat)
+
+
+async def _draw_offer(s: Seat, _body: Body) -> None:
+    await offer_draw(s.service, s.session, s.seat)
+
+
+async def _draw_answer(s: Seat, body: AnswerBody) -> None:
+    await answer_draw(s.service, s.session, s.seat, body.accept)
+
+
 async def _rematch(s: Seat, _body: Body) -> dict[str, Any]:
-    new, token = await rematch(s.service, s.session, s.seat, s.token)
+    made = await rematch(s.service, s.session, s.seat, s.token)
+    if made is None:  # an offer: it waits for the other player
+        return {"url": None, "id": None, "waiting": True}
+    new, token = made
     page = "watch" if s.seat == WATCH else "play"  # a watcher follows the rematch as one
-    return {"url": f"/{page}/{token}", "id": new.id}
+    return {"url": f"/{page}/{token}", "id": new.id, "waiting": False}
 
 
 async def _rematch_decline(s: Seat, _body: Body) -> None:
@@ -137,8 +153,17 @@ ACTIONS: dict[str, Action] = {
         Action("undo-answer", AnswerBody, _undo_answer, summary="Answer your opponent's undo "
                "request."),
         Action("resign", Body, _resign, summary="Resign the game."),
-        Action("rematch", Body, _rematch, reply="rematch", summary="Offer or join the rematch "
-               "(sides swapped; the next game of a backgammon match)."),
+        Action("abort", Body, _abort, summary="Call the game off before your first move (no "
+               "result, never rated)."),
+        Action("draw-offer", Body, _draw_offer, summary="Offer a draw (the General and "
+               "Defiance); it stands until your opponent answers or moves. Offering while "
+               "your opponent's offer stands accepts it."),
+        Action("draw-answer", AnswerBody, _draw_answer, summary="Accept or decline the draw "
+               "your opponent offered."),
+        Action("rematch", Body, _rematch, reply="rematch", summary="Ask for the rematch "
+               "(sides swapped; the next game of a backgammon match): between two people, "
+               "offer it, or accept the offer standing (it is made once both want it); join "
+               "it once made."),
         Action("rematch-decline", Body, _rematch_decline, summary="Decline the rematch your "
                "opponent offered."),
         Action("claim", Body, _claim, summary="Claim the game your opponent left (after the "

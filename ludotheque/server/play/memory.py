@@ -157,6 +157,7 @@ class Games:
         if row is None:
             raise GameError(NO_GAME, "not-found", 404)
         place = "its start"
+        closed = {side: known for side, known in people.items() if known.closed}
         try:
             record = Record.new(
                 load(row.game, row.ruleset), start=row.start, players=dict(row.players),
@@ -178,6 +179,9 @@ class Games:
                 session.seq = ev.seq + 1
                 if sets_clock(ev.kind, ev.data):
                     session.clock_seq = session.seq
+            for side, known in closed.items():  # its name is gone, in the page and record
+                session.people[side] = known
+                record.players[side] = "human"
         except Exception as exc:  # whatever the stored data did, this game alone suffers
             raise Unreadable(f"{place}: {type(exc).__name__}: {exc}") from exc
         return session
@@ -326,18 +330,26 @@ class Games:
         return len(idle)
 
     async def archive(self, limit: int = 200) -> list[dict[str, Any]]:
-        """Finished games, newest first."""
+        """Finished games, newest first, with the number of moves in each (a game without
+        any has nothing to analyse)."""
+        moves = (
+            select(func.count(EventRow.id))
+            .where(EventRow.game_id == GameRow.id, EventRow.kind == "move")
+            .correlate(GameRow)
+            .scalar_subquery()
+        )
 
-        def read() -> list[GameRow]:
+        def read() -> list[tuple[GameRow, int]]:
             with self.sessions() as db:
-                return list(
-                    db.scalars(
-                        select(GameRow)
+                return [
+                    (row, int(count))
+                    for row, count in db.execute(
+                        select(GameRow, moves)
                         .where(GameRow.finished_at.is_not(None))
                         .order_by(GameRow.finished_at.desc())
                         .limit(limit)
                     ).all()
-                )
+                ]
 
         rows = await self.db.run(read)
         return [
@@ -350,6 +362,7 @@ class Games:
                 "winner": r.winner,
                 "reason": r.reason,
                 "finished_at": r.finished_at.isoformat() if r.finished_at else None,
+                "moves": count,
             }
-            for r in rows
+            for r, count in rows
         ]

@@ -24,6 +24,7 @@ class Person:
     visitor: str | None = None
     rating: float | None = None
     provisional: bool = True
+    closed: bool = False  # a closed account: its name is no longer shown
 
     @property
     def rateable(self) -> bool:
@@ -33,7 +34,8 @@ class Person:
     def view(self) -> dict[str, Any]:
         """What a page shows: the name (``None``: anonymous), the level, the rating."""
         return {
-            "name": self.name if self.level is None else None,
+            "name": self.name if self.level is None and not self.closed else None,
+            "closed": self.closed,
             "level": self.level,
             "rating": None if self.rating is None else round(self.rating),
             "provisional": self.provisional,
@@ -55,6 +57,7 @@ def people_of(db: Session, game_id: str) -> dict[str, Person]:
             p.visitor,
             p.rating,
             bool(p.provisional),
+            bool(u is not None and u.closed_at is not None),
         )
         for p, u in rows
     }

@@ -47,6 +47,22 @@ class Outcome(Answer):
     reason: str = Field(description="how it ended, a code of the game's rules")
 
 
+class EndedBy(Outcome):
+    by: str | None = Field(
+        default=None, description="who ended it: the side that aborted it or claimed it"
+    )
+
+
+class Offers(Answer):
+    abort: bool = Field(description="whether this seat may abort the game now")
+    draw: str | None = Field(description="the side whose draw offer stands")
+    draw_allowed: bool = Field(description="whether this seat may offer draws in this game")
+    draw_wait: int = Field(description="moves this seat must make before offering again")
+    draw_declined: bool = Field(description="this seat's draw offer was just declined")
+    rematch: str | None = Field(description="the side whose rematch offer stands")
+    rematch_lapsed: str | None = Field(description="the player whose leaving ended it")
+
+
 class Undo(Answer):
     free: bool = Field(description="whether undo needs no consent (one screen, computer)")
     request: str | None = Field(description="the side that asks to undo, if any")
@@ -71,10 +87,12 @@ class Control(Answer):
     kind: str
     speed: str
     low: float = Field(description="seconds below which a clock is low")
+    name: dict[str, str] = Field(description="the control's name per language (`5+3`)")
 
 
 class PersonView(Answer):
     name: str | None = Field(description="the account's name (`null`: anonymous or computer)")
+    closed: bool = Field(description="a closed account (its name is no longer shown)")
     level: str | None = Field(description="the computer's level, for the computer")
     rating: int | None
     provisional: bool
@@ -142,7 +160,8 @@ class GameView(Answer):
     game_extra: dict[str, Any] = Field(
         description="what concerns the whole game (backgammon: the points won, the match)"
     )
-    outcome: Outcome | None
+    outcome: EndedBy | None
+    offers: Offers
     undo: Undo
     rematch: bool = Field(description="whether a rematch was made")
     rematch_by: str | None
@@ -183,8 +202,9 @@ class Partial(Answer):
 
 
 class RematchLink(Answer):
-    id: str = Field(description="the rematch's game id")
-    url: str = Field(description="the asker's seat in it (or the watch link)")
+    id: str | None = Field(description="the rematch's game id (`null` while an offer waits)")
+    url: str | None = Field(description="the asker's seat in it (or the watch link)")
+    waiting: bool = Field(description="an offer made: it waits for the other player")
 
 
 class ArchiveEntry(Answer):
@@ -196,7 +216,9 @@ class ArchiveEntry(Answer):
     winner: str | None
     reason: str | None
     finished_at: str | None = Field(description="ISO 8601, UTC")
+    moves: int = Field(description="moves logged in the game (rolls aside)")
     people: dict[str, str] = Field(description="side → the account's name or computer level")
+    control: str | None = Field(description="the time control, e.g. `5+3`")
 
 
 class GameRecord(Answer):

@@ -66,6 +66,13 @@ class GameSession:
     rematch_by: str | None = None  # the side that offered the rematch (the first to ask)
     rematch_declined: str | None = None  # the side that turned the offered rematch down
     declined: str | None = None  # a rematch turned down: the side its decliner would have had
+    rematch_lapsed: str | None = None  # the side whose leaving ended the last rematch offer
+    # the end and the offers of a game going on (see ``offers``): who aborted it or claimed
+    # it (an ``end`` entry's ``by``); the draw offer standing, as (side, ply when offered);
+    # the ply at which each side's last draw offer was declined
+    ended_by: str | None = None
+    draw_offer: tuple[str, int] | None = None
+    draw_declined: dict[str, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_used: float = field(default_factory=timesource.monotonic)
     clients: int = 0  # this process's open sockets on the game (they keep it in memory)
@@ -174,7 +181,7 @@ def replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     elif kind == "undo":
         for _ in range(int(data["plies"])):
             record.undo()
-        session.undo_request = None
+        session.undo_request = session.draw_offer = None
     elif kind == "resign":
         record.resign(data["side"])
     elif kind == "abandon":
@@ -187,12 +194,24 @@ def replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     elif kind == "rematch":
         session.rematch_id = data["id"]
         session.rematch_by = data.get("by")
+    elif kind == "rematch-offer":
+        session.rematch_by, session.rematch_lapsed = data["side"], None
+    elif kind == "rematch-lapse":
+        session.rematch_by, session.rematch_lapsed = None, data["side"]
     elif kind == "rematch-decline":
         session.rematch_declined = data["side"]
+    elif kind == "draw-offer":
+        session.draw_offer = (data["side"], int(data["ply"]))
+    elif kind == "draw-decline":
+        if session.draw_offer is not None:
+            session.draw_declined[session.draw_offer[0]] = int(data["ply"])
+        session.draw_offer = None
     elif kind == "declined":
         session.declined = data["side"]
-    elif kind == "end":  # decided by the clock or a player's absence: see timing.py
+    elif kind == "end":  # the clock, a claim, an abort or an agreed draw: see ``offers``
         record.end(Outcome(data["winner"], data["reason"]))
+        session.ended_by = data.get("by")
+        session.draw_offer = None
     elif kind == "gone":
         session.presence[data["side"]] = float(data["at"])
     elif kind == "back":

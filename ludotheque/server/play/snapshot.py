@@ -6,6 +6,7 @@ from typing import Any
 
 from ..clock.table import table_view
 from .boards import board
+from .offers import offers_view
 from .session import BOTH, WATCH, GameSession, next_epoch
 
 
@@ -47,9 +48,9 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
         "extra": adapter.extra(state),
         # what a board needs of the whole game (backgammon: the points won, the match after it)
         "game_extra": adapter.record_extra(record) if hasattr(adapter, "record_extra") else {},
-        "outcome": None
-        if outcome is None
-        else {"winner": outcome.winner, "reason": outcome.reason},
+        "outcome": _outcome(session),
+        # abort, draw and rematch offers, as this seat may make and answer them (see offers)
+        "offers": offers_view(session, seat, session.now()),
         "undo": {
             "free": session.mode != "friend" and seat != WATCH,
             "request": session.undo_request,
@@ -75,6 +76,17 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
             "draws": list(record.draws),
         },
     }
+
+
+def _outcome(session: GameSession) -> dict[str, Any] | None:
+    """How the game ended, and who ended it when a player did (aborted it, claimed it)."""
+    outcome = session.record.outcome()
+    if outcome is None:
+        return None
+    view: dict[str, Any] = {"winner": outcome.winner, "reason": outcome.reason}
+    if session.ended_by is not None:
+        view["by"] = session.ended_by
+    return view
 
 
 def _chat_channel(session: GameSession, seat: str) -> str | None:

@@ -225,9 +225,10 @@ async def handle(
         if kind == "ping":
             await socket.send_json({"type": "pong"})
             return
-        if kind == "chat" and person is not None:
+        if kind in ("chat", "chat-report", "chat-mute") and person is not None:
+            # a line, a report or a mute: answered (``chat-ack``...), or refused with its id
             chat = socket.app.state.chat
-            await chat.send(seat.session, seat.seat, person, message.get("text"))
+            await socket.send_json(await chat.receive(seat.session, seat.seat, person, message))
             return
         action = ACTIONS.get(kind) if isinstance(kind, str) else None
         if action is None:

@@ -52,7 +52,7 @@ def undo_to(session: GameSession, sides: set[str]) -> Event:
     count = len(plies) - mine[-1]
     for _ in range(count):
         record.undo()
-    session.undo_request = None
+    session.undo_request = session.draw_offer = None  # an offer stands in a position only
     return ("undo", {"plies": count})
 
 

@@ -295,6 +295,8 @@ class Writer:
         saved = (
             session.undo_request, session.undo_refused, session.rematch_id, session.clock,
             dict(session.presence), session.rating_changes, dict(session.people),
+            session.rematch_by, session.rematch_lapsed, session.ended_by, session.draw_offer,
+            dict(session.draw_declined),
         )  # fmt: skip
 
         def restore() -> None:
@@ -302,6 +304,8 @@ class Writer:
             (
                 session.undo_request, session.undo_refused, session.rematch_id, session.clock,
                 session.presence, session.rating_changes, session.people,
+                session.rematch_by, session.rematch_lapsed, session.ended_by,
+                session.draw_offer, session.draw_declined,
             ) = saved  # fmt: skip
 
         try:

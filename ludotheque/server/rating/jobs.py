@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from ... import load
 from ...ai.levels import LEVELS
 from ...core import UnknownGame
+from ..accounts.moderation import check_not_banned
 from ..play.people import Person
 from ..play.service import GameService
 from ..play.session import UNRATED, WATCH, GameSession
@@ -64,6 +65,8 @@ async def computer_people(users: Any, spec: Any, user: Any) -> dict[str, Person]
     nothing for anyone else, or for a request the game service will refuse anyway."""
     if user is None or spec.mode != "computer":
         return {}
+    if spec.rated:  # a banned account plays the computer, but not for a rating
+        await check_not_banned(users.service.run_db, users.service.sessions, user.id)
     try:
         g = load(spec.game, spec.ruleset)
     except (UnknownGame, ValueError):

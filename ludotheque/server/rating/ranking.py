@@ -16,7 +16,7 @@ medium = 1500, uncertain (deviation 350), and move with the games played on the 
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -34,6 +34,29 @@ RATED_RULESETS: dict[str, tuple[str, ...]] = available_games()
 """The games and rulesets of the lobby and the ratings: every one the registry has (a game
 added to ``ludotheque`` comes with its ratings). Backgammon's money games are casual
 (``points.CASUAL``); a match is rated once, by its result (``points.rates_now``)."""
+
+
+LEADERBOARD_GAMES = 30
+LEADERBOARD_DAYS = 7
+LEADERBOARD_DEVIATION = 75.0
+"""Who is on a leaderboard: lichess's rule for its rating leaderboards (its FAQ, "How do
+ranks and leaderboards work?"): at least ``LEADERBOARD_GAMES`` rated games in the rating, a
+rated game in the last ``LEADERBOARD_DAYS`` days, and a rating deviation under
+``LEADERBOARD_DEVIATION`` now (lichess's standard chess figure; its provisional mark comes
+much earlier, at 110). One place for the three figures: the page and the README say them."""
+
+
+def on_leaderboard(rating: Rating, when: datetime) -> bool:
+    """Whether ``rating`` (its games and last game, and its deviation as it stands at
+    ``when``) is established enough for a leaderboard."""
+    last = rating.last_played
+    if rating.games < LEADERBOARD_GAMES or last is None:
+        return False
+    if last.tzinfo is None:
+        last = last.replace(tzinfo=when.tzinfo)
+    if when - last > timedelta(days=LEADERBOARD_DAYS):
+        return False
+    return rating.at(when).deviation < LEADERBOARD_DEVIATION
 
 
 def _elo(score: float) -> float:

@@ -1,5 +1,5 @@
 """Storage: games, their seats (capability tokens) and their append-only event log; accounts,
-ratings, the lobby's seeks and the games' chat.
+ratings, the lobby's seeks, the games' chat and its moderation (reports, mutes, bans).
 
 A game's state is never stored: it is rebuilt by replaying its events (moves, rolls, undos,
 resignations, the clock's state after each change, the end on time) through a record, which
@@ -154,6 +154,9 @@ class UserRow(Base):
     password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
     level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # a closed account: no sign-in, its name no longer shown; the row (and its key) stays, so
+    # that nobody else takes the name
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class LoginRow(Base):
@@ -260,6 +263,59 @@ class ChatRow(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
+    # the sender's own name for the line (a page's random word): a line sent again after a
+    # lost answer is recognised, not written twice
+    nonce: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class ReportRow(Base):
+    """A chat line reported to the moderators by someone who read it: the line, the lines
+    before it (``context``, as they were then), where it was said, who said and who reported
+    it. One report per line and reporter."""
+
+    __tablename__ = "chat_reports"
+    __table_args__ = (UniqueConstraint("chat_id", "reporter"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(ForeignKey("chat.id"), index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    channel: Mapped[str] = mapped_column(String(16))
+    sender: Mapped[str] = mapped_column(String(64))
+    sender_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    sender_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    context: Mapped[list[Any]] = mapped_column(JSON)
+    reporter: Mapped[str] = mapped_column(String(80))  # ``Who.key``, or the game and seat
+    reporter_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    handled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    handled_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class MuteRow(Base):
+    """Someone a signed-in player muted in chat (``muted``: the page's key of the sender),
+    kept with the account so that it follows them from browser to browser."""
+
+    __tablename__ = "chat_mutes"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    muted: Mapped[str] = mapped_column(String(80), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class BanRow(Base):
+    """A ban of an account: who banned it, when and why; and, once lifted, who lifted it and
+    when. An account is banned while one of its bans is not lifted."""
+
+    __tablename__ = "bans"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    reason: Mapped[str] = mapped_column(Text)
+    banned_by: Mapped[str] = mapped_column(String(64))
+    banned_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    lifted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lifted_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class RateCountRow(Base):
@@ -283,6 +339,21 @@ class SignInFailureRow(Base):
     key: Mapped[str] = mapped_column(String(80), primary_key=True)
     failures: Mapped[int] = mapped_column(Integer)
     last_at: Mapped[float] = mapped_column(Float)
+
+
+class PresenceRow(Base):
+    """Someone with a live connection (a lobby or game WebSocket) on one server process: a
+    row per process and person, renewed while the connection lasts (see ``lobby.presence``).
+    ``key`` is ``u<account id>`` or ``v<visitor hash>``; ``seen_at`` is seconds since the
+    epoch."""
+
+    __tablename__ = "presence"
+    __table_args__ = (Index("ix_presence_seen_at", "seen_at"),)
+
+    process: Mapped[str] = mapped_column(String(24), primary_key=True)
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seen_at: Mapped[float] = mapped_column(Float)
 
 
 class SettingRow(Base):

@@ -6,7 +6,6 @@ header shows their name or the way to sign in, and forms carry their CSRF token.
 
 from __future__ import annotations
 
-import contextlib
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,7 +20,7 @@ from ... import available_games, load
 from ...ai.levels import LEVELS
 from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
 from ..accounts.profiles import archive_named
-from ..clock.controls import PRESETS, TimeControl
+from ..clock.controls import PRESETS, control_name, control_names
 from ..errors import GameError
 from ..i18n import catalog
 from ..i18n.languages import (
@@ -88,10 +87,17 @@ def moment(context: Context, value: Any) -> str:
     return format_moment(context.get("lang", "en"), when)
 
 
+@pass_context
+def control(context: Context, key: str | None) -> str:
+    """A time control's name (``clock.controls.control_name``) in the page's language."""
+    return control_name(key)(context.get("lang", "en"))
+
+
 templates.env.add_extension("jinja2.ext.i18n")
 templates.env.newstyle_gettext = True  # type: ignore[attr-defined]
 templates.env.filters["day"] = day
 templates.env.filters["moment"] = moment
+templates.env.filters["control"] = control
 
 
 def language(request: Request) -> str:
@@ -144,8 +150,7 @@ router = APIRouter(dependencies=[Depends(looking)], include_in_schema=False)
 def presets() -> dict[str, list[dict[str, str]]]:
     """Each game's time-control presets, for the forms: key and label in both languages."""
     return {
-        game: [{"key": c.key, "en": c.label()("en"), "fr": c.label()("fr"), "speed": c.speed}
-               for c in controls]
+        game: [{"key": c.key, **control_names(c.key), "speed": c.speed} for c in controls]
         for game, controls in PRESETS.items()
     }  # fmt: skip
 
@@ -183,10 +188,7 @@ async def running_now(request: Request, service: GameService) -> list[dict[str, 
 
     out = []
     for game in await service.run_db(read):
-        control = None
-        if game.control:
-            with contextlib.suppress(ValueError):
-                control = TimeControl.parse(game.control).label()(lang)
+        control = control_name(game.control)(lang) if game.control else None
         out.append({"id": game.id, "game": game.game, "side": game.side,
                     "opponent": None if game.opponent is None else game.opponent.view(),
                     "my_turn": game.my_turn, "control": control, "rated": game.rated})  # fmt: skip

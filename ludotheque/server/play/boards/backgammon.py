@@ -9,7 +9,7 @@ from typing import Any
 
 from ....core import State
 from ....games.backgammon import BackgammonState, PartialTurn, Step
-from ....games.backgammon.cube import DOUBLED, RESIGN_NAMES, RESIGNING
+from ....games.backgammon.cube import DOUBLED, RESIGN_NAMES, RESIGNED, RESIGNING
 from ....games.backgammon.notation import WHY
 from ....record import Record
 from ...i18n.refusals import NNBSP, reason_in, typeset
@@ -57,8 +57,31 @@ def extra(state: State) -> dict[str, Any]:
 
 def record_extra(record: Record) -> dict[str, Any]:
     """What the page needs of the whole game (not only its position): for games played for
-    points, the points won, the match score after the game and what follows it."""
-    return summary(record)
+    points, the points won, the match score after the game and what follows it; for every
+    finished game, how it was won (``win_kind``) and whether that counts (``kind_scores``)."""
+    return {**summary(record), **win_kind(record)}
+
+
+def win_kind(record: Record) -> dict[str, Any]:
+    """How a finished game was won, as players say it: ``single``, ``gammon`` or
+    ``backgammon`` for a game borne off (in every ruleset: whether a gammon scores is the
+    ruleset's, ``kind_scores``), or what a resignation gave up; nothing for a drop, a time-out
+    or an unfinished game."""
+    over = record.outcome()
+    state = record.state
+    if over is None or over.winner is None or not isinstance(state, BackgammonState):
+        return {}
+    loser = state.game.opponent(over.winner)
+    stakes = state.stakes
+    scores = stakes is not None and stakes.gammons_count()
+    if over.reason in ("borne-off", "gammon", "backgammon"):
+        kind = state.resignation_value(loser)  # what the loser's checkers lose: 1, 2 or 3
+    elif over.reason == "resignation":
+        resigned = stakes is not None and stakes.ended == RESIGNED
+        kind = stakes.offer if resigned else state.resignation_value(loser)  # type: ignore[union-attr]
+    else:
+        return {}
+    return {"win_kind": RESIGN_NAMES[kind], "kind_scores": bool(scores)}
 
 
 def step_json(step: Step) -> dict[str, Any]:

@@ -63,7 +63,15 @@ function onTurn({ canFinish, canUndo, hidden, labels }) {
   }
 }
 
-const board = boardModule.createBoard($("board"), { t, onMove: (notation) => play(notation), chooser: $("chooser"), say, ask, onTurn });
+// a piece chosen is said in the live region (emptied first, so that it is heard each time)
+let telling = null;
+function announce(text) {
+  $("announce").textContent = "";
+  clearTimeout(telling);
+  telling = setTimeout(() => ($("announce").textContent = text), 60);
+}
+
+const board = boardModule.createBoard($("board"), { t, onMove: (notation) => play(notation), chooser: $("chooser"), say, ask, onTurn, announce });
 
 async function viewOf(position) {
   if (!positions.has(position)) positions.set(position, await post("/api/analysis/position", { game, ruleset, position }));

@@ -92,7 +92,9 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
   let state = null; // the server's last word on the analysis asked
   let started = false; // the first look at the server's analyses was made
   let timer = null;
-  let hintsOn = false;
+  // "Best moves" stays as the player left it, game after game (kept in this browser)
+  const HINTS_KEY = "ludotheque.hints";
+  let hintsOn = localStorage.getItem(HINTS_KEY) === "on";
   let hintKey = null; // the position whose hints are shown (or asked)
 
   const gameId = () => snap && snap.id;
@@ -199,8 +201,10 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
   const hintsFair = () =>
     mode === "play" && !snap.watch && !snap.outcome && (snap.mode === "local" || snap.mode === "computer") && snap.undo && snap.undo.allowed !== false;
 
+  hintsToggle.setAttribute("aria-pressed", String(hintsOn));
   hintsToggle.addEventListener("click", () => {
     hintsOn = !hintsOn;
+    localStorage.setItem(HINTS_KEY, hintsOn ? "on" : "off");
     hintsToggle.setAttribute("aria-pressed", String(hintsOn));
     hintKey = null;
     renderHints();
@@ -254,8 +258,10 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
       snap = newSnap;
       plies = shown;
       const over = Boolean(snap.outcome);
-      section.hidden = !over;
-      if (over && !started) {
+      // a game without moves, or aborted before it began, has nothing to analyse
+      const analysable = over && snap.outcome.reason !== "aborted" && snap.history.some((h) => h.kind === "move");
+      section.hidden = !analysable;
+      if (analysable && !started) {
         started = true;
         look();
       }

@@ -3,6 +3,8 @@
 import { t } from "./i18n.js";
 import { extensions } from "./table.js";
 import { attachAnalysis } from "./analysis-panel.js";
+import { heartbeat } from "./heartbeat.js";
+import { createConfirm, readerSide, resultView } from "./results.js";
 
 const root = document.getElementById("game-root");
 const { token, mode, game: gameName, gameId } = root.dataset;
@@ -56,7 +58,7 @@ function onTurn({ canFinish, canUndo, hidden, labels }) {
 }
 
 // what sits around the board: players and clocks, the chat, sounds and notices (table.js)
-const plugins = extensions({ t, send: (message) => send(message), sideName: (side) => sideName(side), mode });
+const plugins = extensions({ t, send: (message) => send(message), sideName: (side) => sideName(side), mode, online: () => online });
 
 const board = boardModule.createBoard($("board"), {
   t,
@@ -66,7 +68,18 @@ const board = boardModule.createBoard($("board"), {
   ask,
   onTurn,
   giveUp: () => send({ type: "resign" }), // a board that asks its own questions before resigning
+  announce: (text) => tell(text), // a piece chosen, for screen readers
 });
+
+// The page's live region says ``text`` (emptied first, so that the same words said twice are
+// heard twice).
+let telling = null;
+function tell(text) {
+  const region = $("announce");
+  region.textContent = "";
+  clearTimeout(telling);
+  telling = setTimeout(() => (region.textContent = text), 60);
+}
 
 // the analysis of a finished game, hints where they are fair, the analysis board (analysis-panel.js)
 const analysis = attachAnalysis({ mode, token, sideName: (side) => sideName(side), step: (ply) => step(ply), play: (notation) => submit(notation) });
@@ -96,6 +109,17 @@ function connect() {
   }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${token}`);
+  // a server that stops answering is noticed: "Reconnecting…", then a new connection
+  const pulse = heartbeat(socket, {
+    onLate: () => {
+      $("connection").textContent = t("play.reconnecting");
+      $("connection").classList.add("offline");
+    },
+    onBack: () => {
+      $("connection").textContent = t("play.online");
+      $("connection").classList.remove("offline");
+    },
+  });
   socket.addEventListener("open", () => {
     retry = 400;
     online = true;
@@ -105,6 +129,7 @@ function connect() {
     // the server sends the state at once: the board comes back with it
   });
   socket.addEventListener("message", (event) => {
+    pulse.heard();
     let message;
     try {
       message = JSON.parse(event.data);
@@ -114,6 +139,7 @@ function connect() {
     if (message && typeof message === "object") handle(message);
   });
   socket.addEventListener("close", (event) => {
+    pulse.stop();
     const wasOnline = online;
     online = false;
     $("connection").textContent = t("play.offline");
@@ -154,21 +180,26 @@ function handle(message) {
     previous = snap;
     snap = game;
     pending = false;
+    // a refusal speaks of the position it was made in: once the game has moved on, it goes
+    const box = $("message");
+    if (previous && previous.ply !== snap.ply && box.classList.contains("error") && !box.dataset.offline) say("");
     if (view !== null && mode !== "archive" && previous && view === previous.history.length) view = null;
     render();
     announce(previous, snap);
+    followRematch(previous, snap);
   } else if (message.type === "error" && message.id && waiting.has(message.id)) {
     waiting.get(message.id)(message);
     waiting.delete(message.id);
   } else if (message.type === "partial" && waiting.has(message.id)) {
     waiting.get(message.id)(message);
     waiting.delete(message.id);
-  } else if (message.type === "error") {
+  } else if (message.type === "error" && typeof message.id !== "string") {
+    // (an answer to the chat, whose ids are words, is the chat's: shown beside it)
     pending = false;
     say(message.message, true);
     render();
-  } else if (message.type === "rematch") {
-    location.href = message.url;
+  } else if (message.type === "rematch" && message.url) {
+    location.href = message.url; // (an offer waits: the page shows it with the next state)
   }
   // the clocks, the players, the chat, the sounds (table.js): they see every message
   for (const ext of plugins) ext.onMessage(message, snap, previous);
@@ -243,16 +274,31 @@ function say(text, isError = false) {
 
 // -- drawing the page ----------------------------------------------------------------------
 
-// Screen readers hear the other side's moves (and the computer's) in a polite live region.
+// Screen readers hear every move in a polite live region: the other side's (and the
+// computer's) by the side's name, the reader's own as "You played …" once the server has
+// taken it (at one screen, where both sides are the reader's, by the sides' names).
 function announce(before, now) {
   if (!before || before.id !== now.id || now.history.length <= before.history.length) return;
-  const moves = now.history.slice(before.history.length).filter(
-    (h) => h.kind === "move" && !now.my_sides.includes(h.side),
-  );
+  const me = readerSide(now, mode);
+  const moves = now.history.slice(before.history.length).filter((h) => h.kind === "move");
   if (!moves.length) return;
   $("announce").textContent = moves
-    .map((h) => t("play.announce", { side: sideName(h.side), move: h.text }))
+    .map((h) => {
+      const text = boardModule.historyText ? boardModule.historyText(h, t) : h.text;
+      if (me && h.side === me) return t("play.announce_mine", { move: text });
+      return t("play.announce", { side: sideName(h.side), move: text });
+    })
     .join(" ");
+}
+
+// Both players wanted the rematch: once it is made, a player who waited for it (or who just
+// accepted it) goes to it; their seat in it is registered when they ask.
+function followRematch(before, now) {
+  if (!before || before.id !== now.id || before.rematch || !now.rematch) return;
+  if (mode !== "play" || now.watch || now.mode !== "friend" || !now.my_sides.length) return;
+  if (rematchAsked || (now.rematch_declined && now.my_sides.includes(now.rematch_declined))) return;
+  rematchAsked = true;
+  send({ type: "rematch" });
 }
 
 function sideName(side) {
@@ -321,24 +367,33 @@ function renderStatus(live) {
   const result = $("result");
   if (snap.outcome) {
     const o = snap.outcome;
-    const head = o.winner ? t("play.result.win", { side: sideName(o.winner) }) : t("play.result.draw");
-    result.hidden = false;
-    result.replaceChildren();
-    const strong = document.createElement("strong");
-    strong.textContent = head;
-    result.append(strong, ` — ${t(`reason.${o.reason}`)}`);
+    const words = resultView(snap, { t, sideName, mode });
     // a game played for points: what it was won for (backgammon's points, the match score)
     const note = boardModule.resultNote ? boardModule.resultNote(snap, t) : "";
-    if (note) {
-      const line = document.createElement("span");
-      line.className = "result-note";
-      line.id = "result-note";
-      line.textContent = note;
-      result.append(document.createElement("br"), line);
+    const key = JSON.stringify([words, note]);
+    result.hidden = false;
+    if (result.dataset.key !== key) {
+      // drawn again only when it changes: the region speaks its news once
+      result.dataset.key = key;
+      result.replaceChildren();
+      const strong = document.createElement("strong");
+      strong.className = "result-head";
+      strong.textContent = words.head;
+      result.append(strong);
+      if (words.detail) result.append(` — ${words.detail}`);
+      for (const [text, id] of [[note, "result-note"], [words.rating, "result-rating"]]) {
+        if (!text) continue;
+        const line = document.createElement("span");
+        line.className = id;
+        line.id = id;
+        line.textContent = text;
+        result.append(document.createElement("br"), line);
+      }
     }
     result.dataset.winner = o.winner || "";
     result.dataset.reason = o.reason;
-    status.textContent = head;
+    result.dataset.meaning = words.meaning;
+    status.textContent = words.head;
   } else {
     result.hidden = true;
     let text = t("play.to_move", { side: snap.to_move }); // each side's own sentence
@@ -353,6 +408,28 @@ function renderStatus(live) {
   else if (snap.my_sides.length === 1) seat.textContent = t("play.you_are", { side: snap.my_sides[0] });
   else seat.textContent = "";
   if (!live && mode !== "archive") status.textContent += ` (${t("play.viewing", { n: shownPlies(), total: snap.history.length })})`;
+}
+
+// A draw offer (the General and Defiance): the button to offer one, the opponent's offer with
+// Accept and Decline, the offerer's wait, and a declined offer (with how many more moves
+// before another may be made).
+function renderDraw(player, over, offers) {
+  const me = readerSide(snap, mode);
+  const can = player && !over && Boolean(offers.draw_allowed) && me !== null;
+  const standing = can ? offers.draw : null;
+  $("offer-draw").hidden = !(can && !standing && !offers.draw_wait);
+  const box = $("draw-box");
+  let text = "";
+  const theirs = Boolean(standing) && standing !== me;
+  if (standing) text = theirs ? t("play.draw_offer_them") : t("play.draw_offered");
+  else if (can && offers.draw_declined) {
+    text = t("play.draw_declined");
+    if (offers.draw_wait) text += ` ${t("play.draw_wait", { n: offers.draw_wait })}`;
+  }
+  box.hidden = !text;
+  if ($("draw-text").textContent !== text) $("draw-text").textContent = text;
+  $("accept-draw").hidden = !theirs;
+  $("decline-draw").hidden = !theirs;
 }
 
 function hasMoveOf(sides) {
@@ -372,25 +449,45 @@ function undoButtons() {
 function renderControls(live) {
   const player = mode === "play" && !snap.watch;
   const over = Boolean(snap.outcome);
+  const offers = snap.offers || {};
   undoButtons();
   $("resign").hidden = !(player && !over);
-  // between friends, the one who did not ask first sees the other's offer, until they
-  // answer it; a declined offer is in the log, so a reload does not bring it back
+  $("abort").hidden = !(player && !over && offers.abort);
+  renderDraw(player, over, offers);
+  // a question whose step is no longer there goes (the game ended, the first move was made)
+  if (confirmBox.open && confirmBox.opener && confirmBox.opener.hidden) confirmBox.close(false);
+  // between two people a rematch is an offer: the one who did not offer sees it, with
+  // Accept and Decline, until they answer; the offerer waits on this page, and both go to
+  // the rematch once it is made. A declined offer is in the log: a reload does not bring it
+  // back. A player who stays away from the page lets it lapse.
   const ours = (side) => Boolean(side) && snap.my_sides.includes(side);
-  const iDeclined = player && ours(snap.rematch_declined);
-  const offered = player && over && snap.mode === "friend" && snap.rematch && !snap.rematch_declined && !ours(snap.rematch_by);
+  const between = player && over && snap.mode === "friend";
+  const iDeclined = between && ours(snap.rematch_declined);
+  const theyDeclined = between && Boolean(snap.rematch_declined) && !iDeclined;
+  const standing = between && !snap.rematch ? offers.rematch : null;
+  const offered = Boolean(standing) && !ours(standing);
+  const waiting = Boolean(standing) && ours(standing);
+  // an opponent away from the page is offered nothing (it would lapse): they may come back
+  const away = Object.keys((snap.table && snap.table.away) || {});
+  const opponentAway = between && !snap.rematch && away.some((side) => !ours(side));
   $("rematch-offer").hidden = !offered;
-  $("rematch").hidden = !(player && over) || offered || iDeclined;
-  // the player who offered the rematch waits in it: they are told that it was declined
-  const theyDeclined = player && Boolean(snap.declined) && !ours(snap.declined);
+  $("rematch").hidden = !(player && over) || offered || waiting || iDeclined || theyDeclined || opponentAway;
   const declined = $("rematch-declined");
   declined.hidden = !(iDeclined || theyDeclined);
   declined.textContent = iDeclined ? t("play.rematch_you_declined") : theyDeclined ? t("play.rematch_declined") : "";
-  // a watcher is offered the players' rematch as soon as it exists
-  $("watch-rematch").hidden = !(mode === "watch" && snap.rematch);
   // a match goes on with its next game (same sides), or a new match: their own words
   const labels = (boardModule.nextLabels && boardModule.nextLabels(snap, t)) || {};
-  $("rematch").textContent = labels.rematch || t("play.rematch");
+  const lapsed = between && !standing && !snap.rematch && !snap.rematch_declined ? offers.rematch_lapsed : null;
+  const note = $("rematch-status");
+  let noteText = "";
+  if (waiting) noteText = labels.waiting || t("play.rematch_waiting");
+  else if (lapsed) noteText = t(ours(lapsed) ? "play.rematch_lapsed_you" : "play.rematch_lapsed_them");
+  else if (opponentAway && !offered && !theyDeclined && !iDeclined) noteText = t("clock.opponent_left");
+  note.hidden = !noteText;
+  if (note.textContent !== noteText) note.textContent = noteText;
+  // a watcher is offered the players' rematch as soon as it exists
+  $("watch-rematch").hidden = !(mode === "watch" && snap.rematch);
+  $("rematch").textContent = between && snap.rematch ? labels.go || t("play.rematch_go") : labels.rematch || t("play.rematch");
   $("rematch-offer").querySelector("span").textContent = labels.offer || t("play.rematch_offer");
   $("accept-rematch").textContent = labels.accept || t("play.rematch_accept");
   $("watch-rematch").textContent = labels.watch || t("play.watch_rematch");
@@ -586,18 +683,35 @@ $("undo").addEventListener("click", () => send({ type: "undo" }));
 $("ask-undo").addEventListener("click", () => send({ type: "undo-request" }));
 $("accept-undo").addEventListener("click", () => send({ type: "undo-answer", accept: true }));
 $("refuse-undo").addEventListener("click", () => send({ type: "undo-answer", accept: false }));
+// Resign and Abort ask first, in the page (results.js): a step that cannot be taken back
+const confirmBox = createConfirm();
 $("resign").addEventListener("click", () => {
   if (board.resign && board.resign()) return; // the board offers its own choices
-  if (window.confirm(t("play.resign_confirm"))) send({ type: "resign" });
+  confirmBox.ask(t("play.resign_confirm"), t("play.resign_yes"), () => send({ type: "resign" }), $("resign"));
 });
-$("rematch").addEventListener("click", () => send({ type: "rematch" }));
+$("abort").addEventListener("click", () => {
+  confirmBox.ask(t("play.abort_confirm"), t("play.abort_yes"), () => send({ type: "abort" }), $("abort"));
+});
+$("offer-draw").addEventListener("click", () => send({ type: "draw-offer" }));
+$("accept-draw").addEventListener("click", () => send({ type: "draw-answer", accept: true }));
+$("decline-draw").addEventListener("click", () => send({ type: "draw-answer", accept: false }));
+// this page asked to go to the rematch (accepted it, or went to it): the answer leads there,
+// it need not follow it too. An offer only waits: the page follows once it is made.
+let rematchAsked = false;
+$("rematch").addEventListener("click", () => {
+  rematchAsked = Boolean(snap && (snap.rematch || snap.mode !== "friend"));
+  send({ type: "rematch" });
+});
 {
   const button = document.createElement("button");
   Object.assign(button, { type: "button", id: "watch-rematch", hidden: true, textContent: t("play.watch_rematch") });
   button.addEventListener("click", () => send({ type: "rematch" })); // the answer leads to its watch page
   document.querySelector(".panel .controls").append(button);
 }
-$("accept-rematch").addEventListener("click", () => send({ type: "rematch" }));
+$("accept-rematch").addEventListener("click", () => {
+  rematchAsked = true;
+  send({ type: "rematch" });
+});
 $("decline-rematch").addEventListener("click", () => send({ type: "rematch-decline" }));
 $("copy-position").addEventListener("click", async () => {
   const text = positionAt(shownPlies());

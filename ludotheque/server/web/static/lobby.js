@@ -20,13 +20,10 @@ function rulesetName(game, ruleset) {
   return "";
 }
 
-function controlName(key) {
-  if (!key) return t("clock.untimed");
-  for (const list of Object.values(data.presets)) {
-    const found = list.find((p) => p.key === key);
-    if (found) return found[lang()] || found.en;
-  }
-  return key;
+// a time control by the name the server gives it ("5+3", "1 day a move", "No clock")
+function controlName(item) {
+  const names = item.control_name || {};
+  return names[lang()] || names.en || item.control || "";
 }
 
 function option(value, text) {
@@ -49,6 +46,20 @@ function fillForm() {
   if ([...$("seek-control").options].some((o) => o.value === before)) $("seek-control").value = before;
   else $("seek-control").value = data.presets[game][1] ? data.presets[game][1].key : data.presets[game][0].key;
   $("seek-side").replaceChildren(option("", t("lobby.side_random")), ...SIDES[game].map((s) => option(s, t(`side.${s}`))));
+}
+
+// a challenge to a named player (a profile's Challenge button fills the name): the button
+// says whom it challenges
+function namePost() {
+  const name = $("seek-opponent").value.trim();
+  $("post").textContent = name ? t("challenge.button", { name }) : t("lobby.post");
+}
+
+$("seek-opponent").addEventListener("input", namePost);
+namePost();
+if ($("challenge-help")) {
+  $("seek-form").scrollIntoView({ block: "start" });
+  $("seek-game").focus({ preventScroll: true });
 }
 
 $("seek-game").addEventListener("change", fillForm);
@@ -118,7 +129,7 @@ function describe(item) {
   const parts = [t(`game.${item.game}`)];
   const rules = rulesetName(item.game, item.ruleset);
   if (rules && item.game !== "general") parts.push(rules);
-  parts.push(controlName(item.control));
+  parts.push(controlName(item));
   parts.push(item.rated ? t("lobby.rated_short") : t("lobby.casual_short"));
   return parts.join(" · ");
 }
@@ -174,16 +185,18 @@ function seekItem(seek) {
   li.append(text);
   const actions = document.createElement("span");
   actions.className = "actions";
+  // each button names the challenge it acts on (screen readers list many "Accept")
+  const named = (b, key) => (b.setAttribute("aria-label", t(key, { name: seek.name || t("player.anonymous"), what: describe(seek) })), b);
   if (seek.mine) {
-    actions.append(button(t("lobby.withdraw"), () => post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/cancel`)));
+    actions.append(named(button(t("lobby.withdraw"), () => post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/cancel`)), "lobby.withdraw_name"));
   } else {
-    const accepting = button(t("lobby.accept"), () => accept(seek), "primary accept");
+    const accepting = named(button(t("lobby.accept"), () => accept(seek), "primary accept"), "lobby.accept_name");
     if (seek.rated && !signedIn) {
       accepting.disabled = true;
       accepting.title = t("lobby.rated_needs_account");
     }
     actions.append(accepting);
-    if (seek.to_me) actions.append(button(t("lobby.decline"), () => post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/decline`)));
+    if (seek.to_me) actions.append(named(button(t("lobby.decline"), () => post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/decline`)), "lobby.decline_name"));
   }
   li.append(actions);
   return li;
@@ -227,11 +240,31 @@ function render(view) {
     watch.href = g.url;
     watch.className = "watch";
     watch.textContent = t("lobby.watch");
+    const nameOf = (p) => p.name || t("player.anonymous");
+    watch.setAttribute("aria-label", t("lobby.watch_name", { a: nameOf(pa), b: nameOf(pb), game: t(`game.${g.game}`) }));
     li.append(text, " ", watch);
     return li;
   });
   $("playing-list").replaceChildren(...games);
   $("playing-empty").hidden = games.length > 0;
+  renderOnline(view.online);
+}
+
+// who is here now (on any server process): players by name, visitors counted
+function renderOnline(online) {
+  if (!online) return;
+  const count = [t("lobby.online_count", { n: online.count })];
+  if (online.anonymous) count.push(t("lobby.online_anonymous", { n: online.anonymous }));
+  $("online-count").textContent = count.join(", ");
+  $("online-list").replaceChildren(...online.players.map((p) => {
+    const li = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/@/${encodeURIComponent(p.name)}`;
+    link.textContent = p.name;
+    li.append(link);
+    return li;
+  }));
+  $("online-nobody").hidden = online.players.length > 0;
 }
 
 function connect() {

@@ -59,7 +59,8 @@ function noise(ctx, at, { length = 0.05, volume = 0.25, cutoff = 2500 }) {
 }
 
 // Each sound is a few notes: a wooden "tock" for a move, rattling clicks for the dice, a
-// rising chime for your turn, two high beeps for low time, a short phrase for the end.
+// rising chime for your turn, two high beeps for low time, a short phrase for the end, a
+// three-note chime for an offer, and one soft low note for a chat line.
 const SOUNDS = {
   move: (ctx, t0) => {
     noise(ctx, t0, { length: 0.04, volume: 0.5, cutoff: 1800 });
@@ -80,6 +81,10 @@ const SOUNDS = {
     tone(ctx, t0, { freq: 523, length: 0.12, volume: 0.14 });
     tone(ctx, t0 + 0.1, { freq: 784, length: 0.12, volume: 0.14 });
     tone(ctx, t0 + 0.2, { freq: 659, length: 0.18, volume: 0.14 });
+  },
+  // a chat line from someone else: one soft, short, low note (quieter than every other sound)
+  chat: (ctx, t0) => {
+    tone(ctx, t0, { freq: 440, length: 0.09, volume: 0.05, slide: 1.12 });
   },
   end: (ctx, t0) => {
     tone(ctx, t0, { freq: 784, length: 0.16, volume: 0.14 });
@@ -196,9 +201,19 @@ export function createNotifier({ t, mode }) {
         play("offer");
         notify(t("notify.undo"), t("play.undo_request"), `undo-${snap.id}`);
       }
-      if (snap.rematch && !previous.rematch && snap.my_sides.length) {
+      // an offer of the opponent's: a rematch, a draw
+      const offered = (key) => {
+        const side = snap.offers && snap.offers[key];
+        const before = previous.offers && previous.offers[key];
+        return Boolean(side) && side !== before && snap.my_sides.length > 0 && !snap.my_sides.includes(side);
+      };
+      if (offered("rematch")) {
         play("offer");
         notify(t("notify.rematch"), t("play.rematch_offer"), `rematch-${snap.id}`);
+      }
+      if (offered("draw")) {
+        play("offer");
+        notify(t("notify.draw"), t("play.draw_offer_them"), `draw-${snap.id}`);
       }
       if (snap.outcome && !previous.outcome) setTimeout(() => play("end"), 300);
     },

@@ -3,6 +3,7 @@
 // them tick between its messages, and tells the server when a face reaches zero (the server
 // checks with its own clock and ends the game on time if it agrees).
 import { createChat } from "./chat.js";
+import { lang } from "./i18n.js";
 import { createNotifier, play } from "./notify.js";
 
 const $ = (id) => document.getElementById(id);
@@ -64,7 +65,7 @@ function createTable({ t, send, sideName, mode }) {
     const parts = [];
     if (!who) parts.push(snap.computer && snap.computer.side === side ? t(`player.computer.${snap.computer.level}`) : t("player.anonymous"));
     else if (who.level) parts.push(t(`player.computer.${who.level}`));
-    else parts.push(who.name || t("player.anonymous"));
+    else parts.push(who.closed ? t("player.closed") : who.name || t("player.anonymous"));
     return parts.join(" ");
   }
 
@@ -186,12 +187,32 @@ function createTable({ t, send, sideName, mode }) {
 
   $("claim-button")?.addEventListener("click", () => send({ type: "claim" }));
 
+  // under the game's title: its time control by name ("5+3", "1 day a move") and whether
+  // it is rated
+  function renderControl() {
+    let line = $("game-control");
+    if (!table || !table.control) {
+      if (line) line.hidden = true;
+      return;
+    }
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "game-control";
+      line.className = "game-control muted";
+      document.querySelector(".game-title")?.after(line);
+    }
+    const name = table.control.name[lang()] || table.control.name.en || table.control.key;
+    line.textContent = `${name} · ${t(table.rated ? "lobby.rated_short" : "lobby.casual_short")}`;
+    line.hidden = false;
+  }
+
   return {
     onMessage(message, latest) {
       if (message.type !== "state" || !latest) return;
       snap = latest;
       table = snap.table || null;
       received = performance.now();
+      renderControl();
       const show = table && (table.clock || Object.keys(table.people).length);
       const top = $("strip-top");
       const bottom = $("strip-bottom");

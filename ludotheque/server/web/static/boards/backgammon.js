@@ -109,7 +109,7 @@ function triangle(p, inset = 2) {
   return `${x - PW / 2 + inset},${baseY} ${x + PW / 2 - inset},${baseY} ${x},${tipY}`;
 }
 
-export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, giveUp }) {
+export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, giveUp, announce = () => {} }) {
   const { tools, flipped } = boardTools(holder, t, () => {
     orient();
     markLast(lastFound);
@@ -200,7 +200,11 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   const cubeBar = h("div", { className: "cube-bar", id: "cube-bar", hidden: true }, cubeText, cubeButtons);
   cubeBar.setAttribute("role", "group");
   cubeBar.setAttribute("aria-label", t("cube.name"));
-  svg.after(cubeBar);
+  // on a game's page it goes under the bottom player's strip (the board and that player's
+  // clock stay together); elsewhere under the board
+  const strip = document.getElementById("strip-bottom");
+  if (strip && strip.parentElement === holder.parentElement) strip.after(cubeBar);
+  else svg.after(cubeBar);
 
   const toBottom = (side, p) => (side === bottom ? p : 25 - p); // a side's point, on screen
   const toSide = (side, pb) => (side === bottom ? pb : 25 - pb);
@@ -316,6 +320,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
         }
         selected = mine;
         draw();
+        tellChosen();
         return chooseDie(steps);
       }
     }
@@ -326,11 +331,21 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       const backs = takeBacks();
       if (backs.size) say(t("bg.take_back_hint", { place: [...backs.keys()].map(placeName).join(` ${t("board.or")} `) }));
       draw();
+      tellChosen();
     } else if (selected !== null) {
       selected = null;
       clearChooser();
       draw();
+      tellChosen();
     }
+  }
+
+  // a screen reader hears the checker chosen and how many places it may go (or that the
+  // choice was taken back)
+  function tellChosen() {
+    if (selected === null) return announce(t("board.unchosen"));
+    const n = turn ? new Set(turn.next.filter((s) => s.src === selected).map((s) => s.dst)).size : 0;
+    announce(t("board.chosen.checker", { place: placeName(selected), n }));
   }
 
   function chooseDie(options) {
@@ -361,7 +376,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   svg.addEventListener("pointerdown", (event) => {
     const checker = event.target.closest && event.target.closest("circle.checker.movable");
     if (!checker || !interactive || (zoomable() && !zoom)) return;
-    drag = { place: checker.dataset.place, x: event.clientX, y: event.clientY, node: checker, moved: false, id: event.pointerId };
+    drag = { place: checker.dataset.place, x: event.clientX, y: event.clientY, side: checker.dataset.side, ghost: null, moved: false, id: event.pointerId };
   });
   svg.addEventListener("pointermove", (event) => {
     if (!drag) return;
@@ -370,14 +385,22 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       drag.moved = true;
       svg.setPointerCapture(drag.id);
       clickPlace(drag.place === "bar" ? "bar" : Number(drag.place));
+      // choosing the checker redraws the board: the checker in the hand is drawn on top of
+      // it, apart, and follows the pointer (it stood still before: its node had been replaced)
+      drag.ghost = el("circle", { r: R - 1, class: `checker ${drag.side} dragging`, "aria-hidden": "true" }, svg);
     }
     const { x, y } = toLocal(svg, event.clientX, event.clientY);
-    drag.node.setAttribute("cx", x);
-    drag.node.setAttribute("cy", y);
+    drag.ghost.setAttribute("cx", x);
+    drag.ghost.setAttribute("cy", y);
+  });
+  svg.addEventListener("pointercancel", () => {
+    if (drag && drag.ghost) drag.ghost.remove();
+    drag = null;
   });
   svg.addEventListener("pointerup", (event) => {
     if (!drag) return;
     const moved = drag.moved;
+    if (drag.ghost) drag.ghost.remove();
     drag = null;
     if (!moved) return;
     const { x, y } = toLocal(svg, event.clientX, event.clientY);
@@ -483,6 +506,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
     drawDice();
     drawPips(b);
     drawCube();
+    if (hintLayer) drawHints(); // (the turn's steps change what is left to draw)
     follow();
     layout();
     nav.sync();
@@ -595,6 +619,7 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
       }
       clearChooser();
       draw();
+      if (selected !== null) tellChosen();
     },
     true,
   );
@@ -670,8 +695,14 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   function drawPips(b) {
     labels.innerHTML = "";
     const pips = (counts) => counts.reduce((sum, n, p) => sum + n * p, 0);
-    el("text", { x: TRAY_X + 34, y: 300 + 22, class: `pip-count ${bottom}` }, labels, `${pips(b[bottom])}`);
-    el("text", { x: TRAY_X + 34, y: 300 - 10, class: `pip-count ${top}` }, labels, `${pips(b[top])}`);
+    // each number says what it is: the pip count of the side whose tray it stands by
+    for (const [side, y, labelY] of [[bottom, 322, 338], [top, 290, 273]]) {
+      const count = pips(b[side]);
+      const group = el("g", { class: "pips", "data-side": side }, labels);
+      el("title", {}, group, `${t(`side.${side}`)}${t("punct.colon")}${t("bg.pips")} ${count}`);
+      el("text", { x: TRAY_X + 34, y, class: `pip-count ${side}`, "data-pips": String(count) }, group, `${count}`);
+      el("text", { x: TRAY_X + 34, y: labelY, class: "pip-label", "aria-hidden": "true" }, group, t("bg.pips_short"));
+    }
   }
 
   // the single moves of a play in the mover's numbering: [[from, to, hit], ...]
@@ -726,25 +757,65 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
   // numbered by the play's rank, each rank bowed further so that plays sharing a move keep
   // their numbers apart. Only on the live position they were asked for (a cube decision has
   // no arrow: the list says it).
+  // What is left of a hinted play once the turn's first steps are made ([[from, to], ...] in
+  // the mover's numbering, 25 the bar and 0 off), or null when the steps left it.
+  function hintLeft(text, steps) {
+    const parts = singles(text).map(([from, to]) => [from === "bar" ? 25 : Number(from), to === "off" ? 0 : Number(to)]);
+    for (const step of steps) {
+      const i = parts.findIndex(([f, to]) => f === step.src && (to === step.dst || (to < step.dst && step.dst < f)));
+      if (i < 0) return null;
+      if (parts[i][1] === step.dst) parts.splice(i, 1);
+      else parts[i] = [step.dst, parts[i][1]];
+    }
+    return parts;
+  }
+
+  // The best plays drawn on the board, one arrow a checker's move, from the checker that moves
+  // to where it lands (not through the bar and the dice); redrawn as the turn goes: what the
+  // player has already moved is no longer drawn, and a play the player has left goes.
   function drawHints() {
     const live = snap && hints.position === shownPosition && shownPosition === snap.position;
     const side = live ? snap.to_move : null;
-    const plays = side === "white" || side === "black" ? hints.moves : [];
-    clearHints(hintLayer, plays.filter((text) => text.includes("/")).length);
-    plays.forEach((text, i) => {
-      if (!text.includes("/")) return;
-      const rank = i + 1;
-      for (const [from, to] of singles(text)) {
-        const [x1, y1] = anchor(side, from);
-        const [x2, y2] = anchor(side, to);
-        const along = Math.abs(y1 - y2) < 1;
-        const bow = along ? (y1 < 300 ? 1 : -1) * (18 + 40 * (rank - 1)) : 0;
-        const sway = along ? 0 : (rank - 2) * 30;
+    const steps = interactive && turn ? turn.done : [];
+    const plays = side === "white" || side === "black"
+      ? hints.moves.map((text, i) => ({ rank: i + 1, left: text.includes("/") ? hintLeft(text, steps) : null })).filter((p) => p.left && p.left.length)
+      : [];  // prettier-ignore
+    clearHints(hintLayer, plays.length);
+    const b = boards();
+    const lands = {}; // how many arrows already end on a point: each lands one checker higher
+    for (const { rank, left } of plays) {
+      const used = {}; // the checkers of a point this play already moves: the next is below
+      for (const [from, to] of left) {
+        const depth = used[from] || 0;
+        used[from] = depth + 1;
+        const [x1, y1] = hintFrom(side, from, b, depth);
+        const key = `${rank}:${to}`;
+        const [x2, y2] = hintTo(side, to, b, lands[key] || 0);
+        lands[key] = (lands[key] || 0) + 1;
+        const along = Math.abs(y1 - y2) < 2 * R;
+        const bow = along ? (y1 < 300 ? 1 : -1) * (30 + 26 * (rank - 1)) : 0;
+        const sway = along ? 0 : (rank - 2) * 24;
         const [cx, cy] = [(x1 + x2) / 2 + sway, (y1 + y2) / 2 + bow];
         hintLine(hintLayer, `M${x1},${y1} Q${cx},${cy} ${x2},${y2}`, rank, hints.arrow);
         hintBadge(hintLayer, (x1 + 2 * cx + x2) / 4, (y1 + 2 * cy + y2) / 4, rank);
       }
-    });
+    }
+  }
+
+  // where a hint's arrow starts: the checker that moves (``depth`` below the top of its stack)
+  function hintFrom(side, place, b, depth) {
+    if (place === 25) return [BAR_X + BAR_W / 2, side === top ? 160 + depth * 2 * R : 440 - depth * 2 * R];
+    const pb = toBottom(side, place);
+    const { x, top: isTop } = pointXY(pb);
+    return [x, slotY(isTop, Math.max(0, Math.min(b[side][place], 5) - 1 - depth))];
+  }
+
+  // where it ends: the place the checker lands on (the tray for a checker borne off)
+  function hintTo(side, place, b, already) {
+    if (place === 0) return [TRAY_X + 34, side === top ? 80 + already * 20 : 520 - already * 20];
+    const pb = toBottom(side, place);
+    const { x, top: isTop } = pointXY(pb);
+    return [x, slotY(isTop, Math.min(b[side][place] + already, 4))];
   }
 
   // the checker of ``side`` at ``place`` (mover's numbering) drawn ``depth`` from the top
@@ -959,7 +1030,15 @@ export function listText(entry, t) {
   }
   if (entry.text === "pass") return { text: t("bg.pass"), note: passNote(entry) };
   if (isCubeWord(entry.text)) return { text: cubeText(entry, t) };
-  return { text: entry.text };
+  return { text: grouped(entry.text), title: entry.text };
+}
+
+// A play as players write it: the same move twice or more once, with its count
+// ("bar/23 bar/23 6/5" -> "bar/23(2) 6/5"), in the order the moves come.
+export function grouped(play) {
+  const counts = new Map();
+  for (const part of play.split(" ")) counts.set(part, (counts.get(part) || 0) + 1);
+  return [...counts].map(([part, n]) => (n > 1 ? `${part}(${n})` : part)).join(" ");
 }
 
 // "Match to 7 points · White 2 – 3 Black · Crawford game", or "Money game · Jacoby rule"
@@ -994,7 +1073,10 @@ export function resultNote(snap, t) {
 export function nextLabels(snap, t) {
   const next = (snap.game_extra || {}).next;
   if (next === "next") {
-    return { rematch: t("match.next"), offer: t("match.next_offer"), accept: t("match.next_join"), watch: t("match.watch_next") };
+    return {
+      rematch: t("match.next"), offer: t("match.next_offer"), accept: t("match.next_join"), watch: t("match.watch_next"),
+      waiting: t("match.next_waiting"), go: t("match.next_join"),
+    };  // prettier-ignore
   }
   if (next === "new-match") return { rematch: t("match.new") };
   return null;

@@ -15,6 +15,20 @@ const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const VEC = { N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1], S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1] };
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 
+// A counter: a round (Rebel) or square (Imperial) body with an arrow the way it faces.
+function drawCounter(g, cx, cy, side, dir) {
+  const [dx, dy] = VEC[dir];
+  const body = el("g", { class: `counter ${side}`, "data-direction": dir }, g);
+  el("rect", { x: cx - 15, y: cy - 15, width: 30, height: 30, rx: side === "rebels" ? 15 : 4, class: "body" }, body);
+  el("line", { x1: cx - dx * 8, y1: cy + dy * 8, x2: cx + dx * 12, y2: cy - dy * 12, class: "arrow" }, body);
+  const ax = cx + dx * 15;
+  const ay = cy - dy * 15;
+  const len = Math.hypot(dx, dy);
+  const ux = dx / len;
+  const uy = -dy / len;
+  el("polygon", { points: `${ax},${ay} ${ax - ux * 8 - uy * 5},${ay - uy * 8 + ux * 5} ${ax - ux * 8 + uy * 5},${ay - uy * 8 - ux * 5}`, class: "head" }, body);
+}
+
 export function parsePosition(position) {
   const [cells, pools, commands, side] = position.trim().split(/\s+/);
   const rows = cells.split("/");
@@ -36,7 +50,7 @@ export function parsePosition(position) {
   return { n, counters, pools: { rebels: pool.r, imperium: pool.i }, commands: cmds, side };
 }
 
-export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
+export function createBoard(holder, { t, onMove, say, ask, onTurn, announce = () => {} }) {
   const { tools, flipped } = boardTools(holder, t, () => {
     layout();
     draw();
@@ -259,6 +273,10 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     onTurn({ canFinish: false, canUndo: true, labels: labels() });
     followStage();
     draw();
+    // a screen reader hears the cell (or the counter turned there) and its directions
+    const n = new Set(mine.map((a) => a.slice(name.length + 1))).size;
+    const counter = kind === "@" && pos ? pos.counters[name] : null;
+    announce(counter ? t("board.chosen.counter", { side: counter.side, cell: name, n }) : t("board.chosen.cell", { cell: name, n }));
   }
 
   function clickDirection(dir) {
@@ -284,6 +302,8 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
       commandSrc = commandSrc === name ? null : name;
       followStage();
       draw();
+      const n = new Set(fromHere.map((m) => m.dst)).size;
+      announce(commandSrc ? t("board.chosen.command", { point: name, n }) : t("board.unchosen"));
     }
   }
 
@@ -373,6 +393,17 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
       const cls = k === h ? "border" : k === 0 || k === n ? "edge" : "grid";
       el("line", { x1: k * U, y1: 0, x2: k * U, y2: size, class: cls }, plane);
       el("line", { x1: 0, y1: k * U, x2: size, y2: k * U, class: cls }, plane);
+    }
+    // coordinates on every edge, upright however the board is turned: typed moves need them
+    for (let k = 0; k < n; k++) {
+      for (const [x, y, text] of [
+        [k + 0.5, -0.45, FILES[k]], [k + 0.5, n + 0.45, FILES[k]],
+        [-0.45, k + 0.5, String(k + 1)], [n + 0.45, k + 0.5, String(k + 1)],
+      ]) {
+        const [cx, cy] = px(x, y);
+        el("text", { x: cx, y: cy, class: "coord", "text-anchor": "middle", "dominant-baseline": "central",
+                     transform: upright(cx, cy), "aria-hidden": "true" }, plane, text);  // prettier-ignore
+      }
     }
     // the last turn's Command move: its origin tinted, an arrow to where it went
     if (showLast && last.src) {
@@ -510,18 +541,6 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
     return text.split(/[>@]/)[1];
   }
 
-  function drawCounter(g, cx, cy, side, dir) {
-    const [dx, dy] = VEC[dir];
-    const body = el("g", { class: `counter ${side}`, "data-direction": dir }, g);
-    el("rect", { x: cx - 15, y: cy - 15, width: 30, height: 30, rx: side === "rebels" ? 15 : 4, class: "body" }, body);
-    el("line", { x1: cx - dx * 8, y1: cy + dy * 8, x2: cx + dx * 12, y2: cy - dy * 12, class: "arrow" }, body);
-    const ax = cx + dx * 15;
-    const ay = cy - dy * 15;
-    const len = Math.hypot(dx, dy);
-    const ux = dx / len;
-    const uy = -dy / len;
-    el("polygon", { points: `${ax},${ay} ${ax - ux * 8 - uy * 5},${ay - uy * 8 + ux * 5} ${ax - ux * 8 + uy * 5},${ay - uy * 8 - ux * 5}`, class: "head" }, body);
-  }
 
   // the last turn, read from its notation and the positions around it
   function readLast(found) {
@@ -614,12 +633,38 @@ export function createBoard(holder, { t, onMove, say, ask, onTurn }) {
   };
 }
 
+// The four sectors as players name them, in the order the server lists them (sector (i, j) is
+// number i + 2j): by the compass of the notation (N is up the ranks, E along the files).
+const SECTORS = ["dd.sector.sw", "dd.sector.se", "dd.sector.nw", "dd.sector.ne"];
+
+// A small picture for the legend: an <svg> of one cell or point, drawn as the board draws it.
+function icon(draw) {
+  const svg = el("svg", { viewBox: "0 0 40 40", width: "28", height: "28", class: "dd-icon", "aria-hidden": "true" });
+  draw(svg);
+  return svg;
+}
+
+// What the board's marks mean: the counters, the Commands, key points (held or not), dead zones.
+export function legend(t) {
+  const items = [
+    [icon((s) => drawCounter(s, 20, 20, "rebels", "NE")), t("dd.legend.rebel")],
+    [icon((s) => drawCounter(s, 20, 20, "imperium", "S")), t("dd.legend.imperial")],
+    [icon((s) => el("circle", { cx: 20, cy: 20, r: 10, class: "command rebels" }, s)), t("dd.legend.rebel_command")],
+    [icon((s) => el("rect", { x: 11, y: 11, width: 18, height: 18, rx: 3, class: "command imperium" }, s)), t("dd.legend.imperial_command")],
+    [icon((s) => el("circle", { cx: 20, cy: 20, r: 4, class: "key" }, s)), t("dd.legend.key")],
+    [icon((s) => el("circle", { cx: 20, cy: 20, r: 7, class: "key held" }, s)), t("dd.legend.held")],
+    [icon((s) => el("rect", { x: 4, y: 4, width: 32, height: 32, class: "dead" }, s)), t("dd.legend.dead")],
+  ];
+  return h("details", { className: "dd-legend", id: "dd-legend" },
+    h("summary", {}, t("dd.legend")),
+    h("ul", {}, ...items.map(([pic, words]) => h("li", {}, pic, ` ${words}`))));  // prettier-ignore
+}
+
 export function describe(snap, position, t) {
   const pos = parsePosition(position);
-  const names = ["(0,0)", "(1,0)", "(0,1)", "(1,1)"];
   const held = snap.extra.controlled.map((ps, i) =>
     h("li", { className: ps.length ? "held" : "", data: { sector: String(i) } },
-      `${t("dd.sector")} ${names[i]}${t("punct.colon")}${ps.length ? ps.join(" ") : "—"}`));  // prettier-ignore
+      `${t(SECTORS[i])}${t("punct.colon")}${ps.length ? ps.join(" ") : "—"}`));  // prettier-ignore
   const count = snap.extra.controlled.filter((ps) => ps.length).length;
   return [
     h("p", { className: "pools" }, `${t("dd.pools")}${t("punct.colon")}${t("side.rebels")} `,
@@ -627,5 +672,6 @@ export function describe(snap, position, t) {
       h("strong", { data: { pool: "imperium" } }, String(pos.pools.imperium))),  // prettier-ignore
     h("p", { className: "progress", data: { sectors: String(count) } }, t("dd.progress", { n: count })),
     h("ul", { className: "sectors" }, held),
+    legend(t),
   ];
 }

@@ -35,7 +35,7 @@ export function parsePosition(position) {
   return { general, rebels: rebels.split(","), side, flight: flight === "1" };
 }
 
-export function createBoard(holder, { t, onMove, chooser, say }) {
+export function createBoard(holder, { t, onMove, chooser, say, announce = () => {} }) {
   const { flipped } = boardTools(holder, t, () => (orient(), paint(), drawHints()));
   const svg = el("svg", { viewBox: "0 0 400 520", class: "board general", role: "group" });
   svg.setAttribute("aria-label", t("game.general"));
@@ -150,6 +150,15 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
     paint();
   }
 
+  // a screen reader hears the piece chosen and how many places it may go (or that the
+  // choice was taken back)
+  function tellChosen() {
+    if (selected === null) return announce(t("board.unchosen"));
+    const kind = current && current.general === selected ? "general" : "rebel";
+    const n = new Set(moves.filter((m) => m.from === selected).map((m) => m.to)).size;
+    announce(t(`board.chosen.${kind}`, { point: selected, n }));
+  }
+
   function clicked(name) {
     if (!moves.length) return;
     if (stage === "idle") {
@@ -157,16 +166,21 @@ export function createBoard(holder, { t, onMove, chooser, say }) {
         selected = name;
         stage = "to";
         paint();
+        tellChosen();
       }
       return;
     }
     if (stage === "to") {
-      if (name === selected) return reset();
+      if (name === selected) {
+        reset();
+        return tellChosen();
+      }
       const list = moves.filter((m) => m.from === selected && m.to === name);
       if (list.length) return finish(list);
       if (origins().has(name)) {
         selected = name;
         paint();
+        tellChosen();
         return;
       }
       return reset();
