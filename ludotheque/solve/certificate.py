@@ -150,12 +150,20 @@ def _popcounts(keys: npt.NDArray[np.uint32]) -> npt.NDArray[np.int64]:
 _BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
+def find(keys: npt.NDArray[np.uint32], key: int) -> int | None:
+    """The index of ``key`` in the sorted ``keys``, ``None`` when it is not there. The key is
+    searched as a ``uint32``: a Python int would make numpy copy the whole column to a wider
+    type at every search (a thousand times slower)."""
+    i = int(keys.searchsorted(np.uint32(key)))
+    if i < keys.size and int(keys[i]) == key:
+        return i
+    return None
+
+
 def lookup_in(keys: npt.NDArray[np.uint32], values: npt.NDArray[Any], key: int) -> int | None:
     """``values`` at ``key`` in the sorted ``keys``, ``None`` when the key is not there."""
-    i = int(np.searchsorted(keys, key))
-    if i < keys.size and int(keys[i]) == key:
-        return int(values[i])
-    return None
+    i = find(keys, key)
+    return None if i is None else int(values[i])
 
 
 def read_header(path: Path) -> dict[str, Any]:
@@ -203,11 +211,8 @@ class Strategy:
         general, rebels, side, flight = state.parts
         if side != 0:
             return None
-        key = key_of(general, rebels, int(flight))
-        i = int(np.searchsorted(self.keys, key))
-        if i < self.keys.size and int(self.keys[i]) == key:
-            return int(self.moves[i]), int(self.plies[i])
-        return None
+        i = find(self.keys, key_of(general, rebels, int(flight)))
+        return None if i is None else (int(self.moves[i]), int(self.plies[i]))
 
     def plies_of(self, state: GeneralState) -> int | None:
         """The plies to the end with best play of a rebels-to-move state it holds."""
@@ -267,6 +272,53 @@ def _held(strategy: Strategy, state: GeneralState) -> int:
     return plies
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What the shipped strategy proves, from its header alone (no decompression): for the
+    rules page and the README."""
+
+    plies: int
+    """From the start, the rebels win in this many plies (their last move ends it)."""
+    openings: tuple[tuple[str, int], ...]
+    """Each opening move and the plies from the start to the end after it, fastest first."""
+    line: tuple[tuple[str, str], ...]
+    """A best-play game: each move and the position after it."""
+    positions: int
+    size: int
+    """The file's size in bytes."""
+
+    @property
+    def moves(self) -> int:
+        """The rebels' moves from the start to the end."""
+        return (self.plies + 1) // 2
+
+    @property
+    def fastest(self) -> tuple[str, ...]:
+        """The opening moves that keep the fastest win."""
+        return tuple(move for move, plies in self.openings if plies == self.plies)
+
+
+@cache
+def summary(path: Path = PACKAGE_PATH) -> Summary | None:
+    """The shipped strategy's summary (``None`` without the file)."""
+    if not Path(path).exists():
+        return None
+    header = read_header(path)
+    state = GAME.parse_position(header["start"])
+    line = []
+    for text in header.get("line", []):
+        state = state.play(text)
+        line.append((text, state.position()))
+    openings = sorted(header.get("openings", {}).items(), key=lambda kv: (kv[1], kv[0]))
+    return Summary(
+        plies=int(header["plies"]),
+        openings=tuple((move, int(plies)) for move, plies in openings),
+        line=tuple(line),
+        positions=int(header["count"]),
+        size=Path(path).stat().st_size,
+    )
+
+
 # -- the check ---------------------------------------------------------------------------------
 
 
@@ -292,6 +344,7 @@ def _valid(position: Position) -> bool:
     g, rebels, _, flight = position
     return (
         position.layer in LAYERS
+        and flight in (0, 1)
         and 0 <= g < NUM_POINTS
         and not (rebels >> g) & 1
         and not (g == S4 and flight)
@@ -444,12 +497,15 @@ __all__ = [
     "PACKAGE_PATH",
     "Report",
     "Strategy",
+    "Summary",
     "best_line",
     "check",
+    "find",
     "key_of",
     "position_of",
     "read_header",
     "shipped",
     "state_key",
+    "summary",
     "write",
 ]
