@@ -17,7 +17,16 @@ from ..core import CHANCE, Game, IllegalMove, State
 from ..record import Record
 from .calibration import win_chance
 from .dice import DiceSearch
-from .labels import EQUITY, LUCK_LABELS, MISTAKE, WIN, WIN_BANDS, label, luck_label
+from .labels import (
+    BLUNDER,
+    EQUITY,
+    INACCURACY,
+    LUCK_LABELS,
+    SLOWER_PLIES,
+    WIN,
+    label,
+    luck_label,
+)
 from .model import (
     CUBE,
     MOVE,
@@ -32,7 +41,7 @@ from .model import (
     empty_luck_labels,
 )
 from .proof import Proof, make_proof, oracle_for
-from .search import PROVEN, Line, TreeSearch, plies_to_end
+from .search import PROVEN, UNKNOWN_PLIES, Line, TreeSearch, plies_to_end
 from .stakes import StakeMeasure, stake_measure
 from .strength import DEFAULT, Strength, strength_for
 
@@ -144,7 +153,7 @@ class Analyst:
         if st is not None and equity is not None:
             raw = st.value_of(state, first, equity)
             win, equity = self._dice_value(start, first, raw)
-        return Point(ply, _r(win), None if equity is None else _r(equity))
+        return Point(ply, _r(win), None if equity is None else _r(equity), value.proof)
 
     def _move_value(self, line: Line, mover: str, state: State) -> MoveValue:
         score = line.score
@@ -158,11 +167,11 @@ class Analyst:
         if score >= PROVEN:
             win = 1.0
             if line.proven:
-                proof = make_proof(mover, plies_to_end(score), mover)
+                proof = make_proof(mover, _distance(score), mover)
         elif score <= -PROVEN:
             win = 0.0
             if line.proven:
-                proof = make_proof(self.game.opponent(mover), plies_to_end(score), mover)
+                proof = make_proof(self.game.opponent(mover), _distance(score), mover)
         elif score == 0.0:  # the line ends in a draw (evaluations are never exactly 0)
             win = 0.5
             if line.proven:
@@ -311,8 +320,8 @@ def _decide(
             loss = max(0.0, top_value.win - mine.win)
         loss = _r(loss)
         name = label(loss, measure)
-        if measure == WIN and _throws_away_win(top_value, mine, side):
-            name = _worse(name, MISTAKE)
+        if measure == WIN:
+            name = _proven_label(top_value, mine, side, name)
     kind = MOVE
     if notation.startswith("resign") or listed == RESIGN_ANSWERS:
         kind = RESIGN
@@ -341,20 +350,25 @@ def _best(values: list[MoveValue], n: int) -> list[MoveValue]:
     return [v for v in values if v.exact and v.plies == depth][:n]
 
 
-def _throws_away_win(best: MoveValue, played: MoveValue, side: str) -> bool:
-    """The best move wins by force (proven) and the move played does not."""
-    won = best.proof is not None and best.proof.winner == side
-    kept = played.proof is not None and played.proof.winner == side
-    return won and not kept
+def _proven_label(best: MoveValue, played: MoveValue, side: str, name: str | None) -> str | None:
+    """The label where the best move wins by force (proven): none for a move that keeps the
+    win, an inaccuracy for one that keeps it ``SLOWER_PLIES`` plies or more later than the
+    fastest (both distances known), a blunder for one that gives it away. Elsewhere, ``name``
+    (the winning chance lost)."""
+    if best.proof is None or best.proof.winner != side:
+        return name
+    if played.proof is None or played.proof.winner != side:
+        return BLUNDER
+    fastest, mine = best.proof.plies, played.proof.plies
+    if fastest is not None and mine is not None and mine - fastest >= SLOWER_PLIES:
+        return INACCURACY
+    return None
 
 
-_ORDER = [name for _, name in reversed(WIN_BANDS)]
-
-
-def _worse(a: str | None, b: str) -> str:
-    if a is None:
-        return b
-    return a if _ORDER.index(a) >= _ORDER.index(b) else b
+def _distance(score: float) -> int | None:
+    """The plies to the end of a proven score, ``None`` for a win proven without them."""
+    plies = plies_to_end(score)
+    return None if plies >= UNKNOWN_PLIES else plies
 
 
 # -- the timeline and the summary ---------------------------------------------------------
