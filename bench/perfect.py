@@ -1,11 +1,14 @@
 """The perfect rebels from the start against every general, as measured (not a test).
 
     python bench/perfect.py [--games 30] [--seed 1] [--generals random,easy,medium,hard,perfect]
+    python bench/perfect.py --perfect-general [--generals hard]   # the other way round
 
 For each general, ``--games`` seeded games from the start: the perfect rebels (the shipped
-strategy) against that general; prints the rebels' wins, draws and losses, the plies of the
-games (least, median, most), the proven number of plies from the start, and the time of each
-side's ``choose()`` per move (median, 90th percentile, most). Uses only what the package ships
+strategy) against that general; prints the rebels' wins, draws (a position three times) and
+losses, the plies of the games (least, median, most), the proven number of plies from the
+start, and the time of each side's ``choose()`` per move (median, 90th percentile, most). With
+``--perfect-general``, the perfect general against the rebels of each level named by
+``--generals`` (for the rating the perfect level starts from). Uses only what the package ships
 (set ``LUDOTHEQUE_TABLES`` to an empty folder to make sure no built table is read).
 """
 
@@ -24,18 +27,22 @@ from ludotheque.ai.levels import make_agent
 from ludotheque.solve.certificate import shipped
 
 
-def play(general: str, seed: int) -> tuple[str | None, int, list[float], list[float]]:
-    """One game from the start: (winner, plies, the rebels' think times, the general's)."""
+def play(level: str, seed: int, perfect_general: bool = False
+         ) -> tuple[str | None, int, list[float], list[float]]:  # fmt: skip
+    """One game from the start, the perfect rebels against the general of ``level`` (or the
+    perfect general against its rebels): (winner, plies, the rebels' think times, the
+    general's)."""
     game = ludotheque.load("general")
-    rebels = make_agent("general", "perfect", seed=seed)
-    other = make_agent("general", general, seed=seed + 1000)
+    perfect = make_agent("general", "perfect", seed=seed)
+    other = make_agent("general", level, seed=seed + 1000)
+    rebels, general = (other, perfect) if perfect_general else (perfect, other)
     state = game.start()
     seen = {state: 1}
     times: dict[str, list[float]] = {"rebels": [], "general": []}
     plies = 0
     while state.outcome() is None and plies < 1000:
         side = str(state.to_move)
-        agent = rebels if side == "rebels" else other
+        agent = rebels if side == "rebels" else general
         began = time.perf_counter()
         move = agent.choose(state)
         times[side].append(time.perf_counter() - began)
@@ -61,6 +68,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--generals", default="random,easy,medium,hard,perfect")
+    parser.add_argument("--perfect-general", action="store_true")
     args = parser.parse_args()
     strategy = shipped()
     proven = None if strategy is None else strategy.header.get("plies")
@@ -74,7 +82,9 @@ def main() -> None:
         mine: list[float] = []
         theirs: list[float] = []
         for n in range(args.games):
-            winner, plies, rebels_times, general_times = play(general, args.seed + n)
+            winner, plies, rebels_times, general_times = play(
+                general, args.seed + n, args.perfect_general
+            )
             wins += winner == "rebels"
             draws += winner is None
             losses += winner == "general"
