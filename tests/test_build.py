@@ -165,6 +165,11 @@ def test_pip_wheel_without_a_compiler_is_pure_python_and_plays(tmp_path: Path) -
         names = archive.namelist()
         assert not [n for n in names if n.endswith((".so", ".pyd"))], names
         assert "ludotheque/games/general/movegen.py" in names
+        # the General's solution: the tables up to 8 rebels and the rebels' strategy (the
+        # proof and the perfect rebels' moves); the wheel stays under 50 MB
+        assert "ludotheque/solve/data/strategy.gts" in names
+        assert "ludotheque/solve/data/L08F1.gtb" in names
+        assert wheel.stat().st_size < 50 * 2**20
         missing = sorted(set(data_files()) - set(names))
         assert not missing, f"files read at run time, not in the wheel: {missing}"
         site = tmp_path / "site"

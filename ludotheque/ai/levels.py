@@ -1,5 +1,6 @@
 """Named computer players: the algorithms by name, and per game the levels ``easy``,
-``medium`` and ``hard`` (each an algorithm with its budget).
+``medium`` and ``hard`` (each an algorithm with its budget); the General, solved, has a fourth,
+``perfect`` (``levels_of``).
 
 ``hard`` answers within two seconds a move on a two-core machine; ``easy`` plays the moves a
 one-move-ahead player likes, with the misjudgements of such a player (a greedy choice with
@@ -19,7 +20,18 @@ from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 
 LEVELS = ("easy", "medium", "hard")
+"""The levels of every game."""
+PERFECT = "perfect"
+SOLVED = frozenset({"general"})
+"""The games with a ``perfect`` level: those whose solution the package ships."""
+ALL_LEVELS = (*LEVELS, PERFECT)
+"""Every level of some game."""
 ALGORITHMS = ("random", "greedy", "mcts", "alphabeta", "expectimax", "perfect")
+
+
+def levels_of(game: str) -> tuple[str, ...]:
+    """The levels of ``game``: ``LEVELS``, and ``perfect`` for a solved game."""
+    return ALL_LEVELS if game in SOLVED else LEVELS
 
 
 @dataclass(frozen=True)

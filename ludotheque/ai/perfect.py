@@ -1,17 +1,24 @@
-"""The ``perfect`` player of the General: it plays from the solved tables wherever they cover
-the position, and searches into them elsewhere.
+"""The ``perfect`` player of the General: it plays from the solution wherever it reaches, and
+searches into it elsewhere, always for the proven winner.
 
-Covered (every move leads to a position of a table): the fastest win, else a draw, else the
-slowest loss, each move judged by the tables (a move that would repeat a position a third time
-is a draw, whatever the tables say). Among equal moves it takes the one the game's evaluation
-likes best (among draws, the one that leaves the opponent most room to go wrong), then draws
-lots with its seed.
+- The rebels' strategy (``solve.certificate``, shipped with the package): in every position it
+  holds, the rebels play its move, a fastest win; from the start that is every position the
+  rebels meet, whatever the general plays, so they win in exactly the proven number of plies
+  against the best defence, sooner against any other.
+- Covered by the tables or the strategy (every move leads to a position whose value is
+  known): the fastest win, else a draw, else the slowest loss, each move judged by its value
+  (a move that would repeat a position a third time is a draw, whatever the tables say). Among
+  equal moves it takes the one the game's evaluation likes best (among draws, the one that
+  leaves the opponent most room to go wrong), then draws lots with its seed.
+- Elsewhere: alpha-beta as ``hard`` searches, where every position whose value is known, at
+  any depth, is worth its exact value (a win sooner beats a win later) instead of an
+  evaluation; and the side the solution proves the winner (from 10 rebels on, the rebels,
+  whoever is to move) counts a draw worse than any position it has not proven lost, so it
+  never repeats a position into a draw nor lets a won game end drawn.
 
-Not covered (more rebels than the tables hold): alpha-beta as ``hard`` searches, where every
-position the tables cover, at any depth, is worth its exact value (a win sooner beats a win
-later) instead of an evaluation. With the package's tables (up to 8 rebels) that makes every
-capture that leaves 8 rebels or fewer exact; with the whole game built
-(``ludotheque solve general``) every move comes from the tables.
+With the package's tables (up to 8 rebels) and strategy, the rebels play perfectly from the
+start and every capture that leaves 8 rebels or fewer is exact; with the whole game built
+(``ludotheque solve general``) every move of either side comes from the tables.
 """
 
 from __future__ import annotations
@@ -19,14 +26,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import State
-from ..games.general.rules import GeneralState
+from ..games.general.rules import REBELS, GeneralState
 from ..solve.tables import Tables, Verdict, default_tables
 from .agent import Budget, Clock, decision_moves, value
 from .alphabeta import WIN, AlphaBetaAgent
 
+REFUSED_DRAW = 1.5
+"""What a draw costs the proven winner in the search: more than any evaluation (at most 1), less
+than a proven loss (about 2)."""
+
 
 class PerfectAgent(AlphaBetaAgent):
-    """Table play for the General, with an alpha-beta search into the tables beyond them."""
+    """The solution's play for the General, with an alpha-beta search into it beyond it."""
 
     def __init__(
         self,
@@ -36,24 +47,45 @@ class PerfectAgent(AlphaBetaAgent):
         name: str = "perfect",
     ) -> None:
         super().__init__(
-            seed, budget or Budget(iterations=4, seconds=1.5), contempt={"rebels": 0.1}, name=name
+            seed, budget or Budget(iterations=4, seconds=1.5), contempt={REBELS: 0.1}, name=name
         )
         self.tables = tables if tables is not None else default_tables()
         self.from_tables = 0
-        """How many moves came straight from the tables (the rest from the search)."""
+        """How many moves came straight from the tables or the strategy (the rest from the
+        search)."""
+        self.from_strategy = 0
+        """How many of those came from the rebels' strategy."""
 
     def choose(self, state: State) -> Any:
+        if not isinstance(state, GeneralState):
+            raise TypeError("the perfect player knows only the General")
         self.memory.observe(state)
-        move = self.table_move(state)
+        move = self.strategy_move(state)
+        if move is not None:
+            self.from_strategy += 1
+        else:
+            move = self.table_move(state)
         if move is None:
-            move = self._search(state)
+            move = self._search_for_winner(state)
         else:
             self.from_tables += 1
         self.memory.observe(state.play(move))
         return move
 
+    def strategy_move(self, state: GeneralState) -> Any | None:
+        """The strategy's move, when it holds the position (the rebels to move) and the move
+        does not repeat a position into a draw."""
+        strategy = self.tables.strategy
+        if strategy is None or state.side != REBELS:
+            return None
+        move = strategy.move(state)
+        if move is None or self.memory.draws(state.play(move)):
+            return None
+        return move
+
     def table_move(self, state: State) -> Any | None:
-        """The tables' best move, or ``None`` when some move leads outside them."""
+        """The best move by the known values, or ``None`` when some move leads to a position
+        whose value is not known."""
         if not isinstance(state, GeneralState):
             raise TypeError("the perfect player knows only the General")
         moves = decision_moves(state)
@@ -74,10 +106,34 @@ class PerfectAgent(AlphaBetaAgent):
         self.rng.shuffle(tied)
         return max(tied, key=lambda m: value(state.play(m), side))
 
-    # -- the search: exact values wherever the tables reach --------------------------------
+    def _search_for_winner(self, state: GeneralState) -> Any:
+        """The search's move. The side the solution proves the winner refuses draws (a draw
+        costs it ``REFUSED_DRAW``) and never goes back to a position of the game (in its search,
+        a position seen once is a draw: the game moves on, it cannot go round in circles), and
+        of its moves it never plays one that repeats a position into a draw while another does
+        not; without a proof, the rebels play on as ``hard``'s do."""
+        verdict = self.tables.probe(state)
+        winner = None if verdict is None else verdict.winner
+        side = str(state.to_move)
+        self.contempt = {winner: REFUSED_DRAW} if winner is not None else {REBELS: 0.1}
+        if winner != side:
+            return self._search(state)
+        limit = self.memory.limit
+        self.memory.limit = 2
+        try:
+            move = self._search(state)
+        finally:
+            self.memory.limit = limit
+        if self.memory.draws(state.play(move)):
+            others = [m for m in state.legal_moves() if not self.memory.draws(state.play(m))]
+            if others:
+                move = max(others, key=lambda m: value(state.play(m), side))
+        return move
+
+    # -- the search: exact values wherever the solution reaches ---------------------------
 
     def _exact(self, state: State, ply: int) -> float | None:
-        """The tables' value of ``state`` for its side to move in the search's scale."""
+        """The known value of ``state`` for its side to move in the search's scale."""
         assert isinstance(state, GeneralState)
         verdict = self.tables.verdict(state)
         if verdict is None:
@@ -107,7 +163,7 @@ def _rank(verdict: Verdict, side: str) -> tuple[int, float]:
 
 
 def make_perfect(game: str, seed: int | None = None) -> PerfectAgent:
-    """The ``perfect`` level; only the General has one (from its solved tables)."""
+    """The ``perfect`` level; only the General has one (from its solution)."""
     if game != "general":
         raise ValueError(f"no perfect player for {game!r}: only the General is solved")
     return PerfectAgent(seed)

@@ -16,7 +16,10 @@ Two measures, as the programs players know use them:
   (``winningChanceJudgements`` in lila's ``Advice.scala``: 0.1, 0.2 and 0.3 on lichess's
   [-1, 1] scale, that is 5, 10 and 15 points of winning chance): a loss of at least 0.05 is an
   *inaccuracy* (``?!``), at least 0.10 a *mistake* (``?``), at least 0.15 a *blunder* (``??``).
-  A move that throws away a win the search has proven is at least a mistake.
+  Where the best move's win is proven (by the search, or by a game's solution: the General's),
+  the proof judges instead of the chance: a move that keeps the win is no error, however its
+  evaluation looks; one that gives the win away is a blunder; one that keeps it but
+  ``SLOWER_PLIES`` plies or more later than the fastest (both distances known) an inaccuracy.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ SYMBOLS = {
     BLUNDER: "??",
 }
 """The annotation symbol of each label."""
+
+SLOWER_PLIES = 8
+"""A proven win kept this many plies later than the fastest (four moves of the winner) is an
+inaccuracy."""
 
 LABELS = {EQUITY: (DOUBTFUL, BAD, VERY_BAD), WIN: (INACCURACY, MISTAKE, BLUNDER)}
 """The labels of each measure, mildest first."""
@@ -101,6 +108,7 @@ __all__ = [
     "LUCK_BANDS",
     "LUCK_LABELS",
     "MISTAKE",
+    "SLOWER_PLIES",
     "SYMBOLS",
     "VERY_BAD",
     "WIN",

@@ -21,12 +21,13 @@ from .labels import EQUITY, LABELS, LUCK_LABELS, symbol
 from .proof import Proof
 
 FORMAT = "ludotheque-analysis"
-VERSION = 3
-"""3: draws weighed on the calibrated scale, a draw given for a winning position named
-(``Decision.draw``); 2: backgammon for points in normalised equity, cube decisions one roll
-ahead (1: the evaluation's [-1, 1] scale; stored analyses of an older version are made
-again)."""
-READS = frozenset({1, 2, 3})
+VERSION = 4
+"""4: the General's values from its solution (every position's proven result, the timeline's
+points with theirs; a move that keeps a proven win is no error); 3: draws weighed on the
+calibrated scale, a draw given for a winning position named (``Decision.draw``); 2: backgammon
+for points in normalised equity, cube decisions one roll ahead (1: the evaluation's [-1, 1]
+scale; stored analyses of an older version are made again)."""
+READS = frozenset({1, 2, 3, 4})
 
 DRAWS = ("makes-repetition", "allows-repetition", "makes-turn-limit", "allows-turn-limit")
 """How a move gives a winning position away for a draw (``Decision.draw``): it repeats the
@@ -205,23 +206,32 @@ class RollLuck:
 @dataclass(frozen=True)
 class Point:
     """The value of the game after ``ply`` plies (0: the start) for the analysis's
-    ``perspective`` side (the game's first side): a point of the chart."""
+    ``perspective`` side (the game's first side): a point of the chart. ``proof`` is the
+    position's proven result, when it has one (from version 3)."""
 
     ply: int
     win: float
     equity: float | None = None
+    proof: Proof | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "ply": self.ply,
             "win": _round(self.win),
             "equity": None if self.equity is None else _round(self.equity),
+            "proof": None if self.proof is None else self.proof.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Point:
         equity = data.get("equity")
-        return cls(int(data["ply"]), float(data["win"]), None if equity is None else float(equity))
+        proof = data.get("proof")
+        return cls(
+            int(data["ply"]),
+            float(data["win"]),
+            None if equity is None else float(equity),
+            None if proof is None else Proof.from_dict(proof),
+        )
 
 
 @dataclass(frozen=True)

@@ -25,18 +25,21 @@ _THE = {"rebels", "general", "imperium"}  # sides named with an article
 class Proof:
     """``winner`` (a side, or ``None`` for a draw) reaches the end of the game in ``plies``
     plies with best play from both sides, counted from the position before the move judged;
-    ``moves`` counts the winner's own moves among them ("win in 9"). A draw has no distance."""
+    ``moves`` counts the winner's own moves among them ("win in 9"). A draw has no distance,
+    nor a win proven without it (``plies`` and ``moves`` ``None``: "the rebels win")."""
 
     winner: str | None
     plies: int | None
     moves: int | None
 
     def text(self) -> str:
-        """English words: ``the rebels win in 9``, ``a draw``."""
+        """English words: ``the rebels win in 9``, ``the rebels win``, ``a draw``."""
         if self.winner is None:
             return "a draw"
         name = f"the {self.winner}" if self.winner in _THE else self.winner
         verb = "win" if self.winner.endswith("s") else "wins"
+        if self.moves is None:
+            return f"{name} {verb}"
         return f"{name} {verb} in {self.moves}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,7 +56,8 @@ class Proof:
 
 
 def make_proof(winner: str | None, plies: int | None, to_move: str) -> Proof:
-    """A proof counted from a position where ``to_move`` moves first (sides alternate)."""
+    """A proof counted from a position where ``to_move`` moves first (sides alternate);
+    ``plies`` ``None``: the result without its distance."""
     if winner is None or plies is None:
         return Proof(winner, None, None)
     moves = (plies + 1) // 2 if winner == to_move else plies // 2
@@ -62,7 +66,8 @@ def make_proof(winner: str | None, plies: int | None, to_move: str) -> Proof:
 
 Verdict = tuple[str | None, int | None]
 """An oracle's answer: the winner with best play (``None``: a draw) and the distance in plies
-from the position given (``None`` for a draw that has no end)."""
+from the position given (``None`` for a draw that has no end, and for a win whose distance the
+oracle does not know)."""
 
 Oracle = Callable[[State], Verdict | None]
 

@@ -16,7 +16,18 @@ from typing import Any
 from ..core import CHANCE, Game, IllegalMove, State
 from ..record import Record
 from .dice import DiceSearch
-from .labels import EQUITY, LUCK_LABELS, MISTAKE, WIN, WIN_BANDS, label, luck_label
+from .labels import (
+    BLUNDER,
+    EQUITY,
+    INACCURACY,
+    LUCK_LABELS,
+    MISTAKE,
+    SLOWER_PLIES,
+    WIN,
+    WIN_BANDS,
+    label,
+    luck_label,
+)
 from .model import (
     CUBE,
     MOVE,
@@ -31,7 +42,7 @@ from .model import (
     empty_luck_labels,
 )
 from .proof import Proof, make_proof, oracle_for
-from .search import PROVEN, Line, TreeSearch, plies_to_end
+from .search import PROVEN, UNKNOWN_PLIES, Line, TreeSearch, plies_to_end
 from .stakes import StakeMeasure, stake_measure
 from .strength import DEFAULT, Strength, strength_for
 
@@ -146,7 +157,7 @@ class Analyst:
         if st is not None and equity is not None:
             raw = st.value_of(state, first, equity)
             win, equity = self._dice_value(start, first, raw)
-        return Point(ply, _r(win), None if equity is None else _r(equity))
+        return Point(ply, _r(win), None if equity is None else _r(equity), value.proof)
 
     def _move_value(self, line: Line, mover: str, state: State) -> MoveValue:
         score = line.score
@@ -160,11 +171,11 @@ class Analyst:
         if score >= PROVEN:
             win = 1.0
             if line.proven:
-                proof = make_proof(mover, plies_to_end(score), mover)
+                proof = make_proof(mover, _distance(score), mover)
         elif score <= -PROVEN:
             win = 0.0
             if line.proven:
-                proof = make_proof(self.game.opponent(mover), plies_to_end(score), mover)
+                proof = make_proof(self.game.opponent(mover), _distance(score), mover)
         elif score == 0.0:  # the line ends in a draw (evaluations are never exactly 0)
             win = 0.5
             if line.proven:
@@ -325,9 +336,8 @@ def _decide(
             loss = max(0.0, top_value.win - mine.win)
         loss = _r(loss)
         name = label(loss, measure)
-        if measure == WIN and _throws_away_win(top_value, mine, side):
-            name = _worse(name, MISTAKE)
         if measure == WIN:
+            name = _proven_label(top_value, mine, side, name)
             draw = _gives_draw(analyst, record, state, played, mine, top_value, seen,
                                moves_so_far)  # fmt: skip
             if draw is not None:
@@ -391,17 +401,32 @@ def _best(values: list[MoveValue], n: int) -> list[MoveValue]:
     return [v for v in values if v.exact and v.plies == depth][:n]
 
 
-def _throws_away_win(best: MoveValue, played: MoveValue, side: str) -> bool:
-    """The best move wins by force (proven) and the move played does not."""
-    won = best.proof is not None and best.proof.winner == side
-    kept = played.proof is not None and played.proof.winner == side
-    return won and not kept
+def _proven_label(best: MoveValue, played: MoveValue, side: str, name: str | None) -> str | None:
+    """The label where the best move wins by force (proven): none for a move that keeps the
+    win, an inaccuracy for one that keeps it ``SLOWER_PLIES`` plies or more later than the
+    fastest (both distances known), a blunder for one that gives it away. Elsewhere, ``name``
+    (the winning chance lost)."""
+    if best.proof is None or best.proof.winner != side:
+        return name
+    if played.proof is None or played.proof.winner != side:
+        return BLUNDER
+    fastest, mine = best.proof.plies, played.proof.plies
+    if fastest is not None and mine is not None and mine - fastest >= SLOWER_PLIES:
+        return INACCURACY
+    return None
+
+
+def _distance(score: float) -> int | None:
+    """The plies to the end of a proven score, ``None`` for a win proven without them."""
+    plies = plies_to_end(score)
+    return None if plies >= UNKNOWN_PLIES else plies
 
 
 _ORDER = [name for _, name in reversed(WIN_BANDS)]
 
 
 def _worse(a: str | None, b: str) -> str:
+    """The worse of two labels (``None``: no label)."""
     if a is None:
         return b
     return a if _ORDER.index(a) >= _ORDER.index(b) else b

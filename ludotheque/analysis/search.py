@@ -53,6 +53,9 @@ INF = 10.0
 EXACT, LOWER, UPPER = 0, 1, 2
 UNKNOWN_LEAF = 0.5  # the value of an unfinished leaf in the searches that prove draws
 NULL = 1e-7  # the width of a null window
+UNKNOWN_PLIES = 900
+"""The distance given to a win an oracle proves without its distance: a proven result, slower
+than every win whose distance is known (``plies_to_end`` of at least this: not known)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +325,7 @@ class TreeSearch:
             verdict = self.oracle(state)
             if verdict is not None:
                 winner, plies = verdict
-                return _result(winner, mover, 1 + (plies or 0))
+                return _result(winner, mover, 1 + (UNKNOWN_PLIES if plies is None else plies))
         return None
 
     def _static(self, states: Sequence[State], mover: str) -> list[float]:
@@ -397,9 +400,12 @@ class TreeSearch:
     ) -> float:
         """The score of ``child`` (a move of a node at ``ply``) for ``side``, the node's side to
         move, searched ``depth`` more plies."""
-        if child.exact:
-            return _rooted(child.score, ply)
         state = child.state
+        if child.exact:
+            # an oracle's value holds unless the move repeats a position into a draw
+            if state.outcome() is None and self._draws(state, ply + 1):
+                return 0.0
+            return _rooted(child.score, ply)
         if self._draws(state, ply + 1):
             return 0.0
         if depth == 0:
@@ -488,7 +494,8 @@ class TreeSearch:
             result = self._result(nxt, side)
             if result is not None:
                 child = Child(move, nxt, result, True, nxt.to_move == side)
-                score = _rooted(result, ply)
+                over = nxt.outcome() is not None
+                score = 0.0 if not over and self._draws(nxt, ply + 1) else _rooted(result, ply)
             else:
                 child = Child(move, nxt, self._static([nxt], side)[0], False, nxt.to_move == side)
                 if self._draws(nxt, ply + 1):
@@ -571,4 +578,13 @@ def _from_table(score: float, ply: int) -> float:
     return score
 
 
-__all__ = ["PROVEN", "STEP", "WIN", "Child", "Line", "TreeSearch", "plies_to_end"]
+__all__ = [
+    "PROVEN",
+    "STEP",
+    "UNKNOWN_PLIES",
+    "WIN",
+    "Child",
+    "Line",
+    "TreeSearch",
+    "plies_to_end",
+]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .labels import EQUITY, LABELS, LUCK_LABELS, SYMBOLS
+from .labels import EQUITY, LABELS, LUCK_LABELS, SLOWER_PLIES, SYMBOLS
 from .model import Analysis, Decision, MoveValue
 
 _TITLES = {"general": "Le Général et les rebelles", "backgammon": "Backgammon",
@@ -40,7 +40,7 @@ def render(analysis: Analysis, players: dict[str, str] | None = None) -> str:
         line = f"{prefix} {move:<{width}} {_value(d.played, equity):>6}"
         if d.label is not None and d.best:
             better = f"{d.best[0].move} {_value(d.best[0], equity)}"
-            line += f"  -{_loss(d.loss, equity)}, better: {better}"
+            line += f"  {_cost(d, equity)}, better: {better}"
             if d.cube_error is not None:
                 line += f" ({d.cube_error})"
         if d.draw is not None:
@@ -49,7 +49,7 @@ def render(analysis: Analysis, players: dict[str, str] | None = None) -> str:
             line += f"  [{roll.roll}: {roll.label.replace('-', ' ')}, {roll.luck:+.3f}]"
         lines.append(line.rstrip())
         proof = d.proof.text() if d.proof is not None and not equity else None
-        if proof is not None and proof != last_proof:
+        if proof is not None and proof != last_proof and d.played.proof is None:
             lines.append(f"{'':>6}{proof} with best play")
         last_proof = proof
     if analysis.result:
@@ -68,8 +68,11 @@ def _heading(analysis: Analysis, players: dict[str, str]) -> str:
         "that plays; marks by equity lost (GNU Backgammon: ?! above 0.04, ? above 0.08, ?? "
         "above 0.16)"
         if analysis.measure == EQUITY
-        else "values are the winning chance of the side that moves; marks by winning chance "
-        "lost (?! from 5%, ? from 10%, ?? from 15%)"
+        else 'values are the proven result where it is known ("the rebels win in 9": 9 '
+        "moves of theirs), else the winning chance of the side that moves; marks by winning "
+        "chance lost (?! from 5%, ? from 10%, ?? from 15%), and where a win is proven: ?? for "
+        f"a move that gives it away, ?! for one that keeps it {SLOWER_PLIES} plies or more "
+        "later than the fastest"
     )
     head = f"{title} ({analysis.ruleset}), analysis at strength {analysis.strength}"
     return "\n".join(x for x in (head, who, measure) if x)
@@ -78,7 +81,21 @@ def _heading(analysis: Analysis, players: dict[str, str]) -> str:
 def _value(value: MoveValue, equity: bool) -> str:
     if equity and value.equity is not None:
         return f"{value.equity:+.3f}"
+    if value.proof is not None:
+        return value.proof.text()
     return f"{100 * value.win:.0f}%"
+
+
+def _cost(decision: Decision, equity: bool) -> str:
+    """What an error cost: where the best move's win is proven, the win given away or how
+    many plies later it comes; elsewhere the equity or winning chance lost."""
+    best, mine, side = decision.best[0].proof, decision.played.proof, decision.side
+    if not equity and best is not None and best.winner == side:
+        if mine is None or mine.winner != side:
+            return "the win given away"
+        if best.plies is not None and mine.plies is not None and mine.plies > best.plies:
+            return f"a win {mine.plies - best.plies} plies slower"
+    return f"-{_loss(decision.loss, equity)}"
 
 
 def _loss(loss: float, equity: bool) -> str:

@@ -1,5 +1,7 @@
 """``ludotheque solve general``: build the General's tables beyond those shipped in the
-package (10 to 16 rebels) into the user's data directory, and print what they say.
+package (10 to 16 rebels) into the user's data directory, and print what they say;
+``ludotheque solve general --check``: check the rebels' strategy the package ships, the
+certificate of the rebels' win (``certificate``), with the engine's own moves (numpy alone).
 
 The work is resumable: each finished sub-layer is kept (``raw/`` beside the tables) until the
 whole build is done, so a stopped run starts again where it stopped. It needs numba
@@ -40,10 +42,65 @@ def add_parser(commands: Any) -> None:
         "--keep-raw", action="store_true",
         help="keep the solver's own files (both sides to move, 2.2 GB for the whole game)",
     )  # fmt: skip
+    parser.add_argument(
+        "--check", action="store_true",
+        help="check the rebels' winning strategy the package ships (no solving, no numba)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--strategy", type=Path, help="with --check: the strategy file to check "
+        "(default: the package's)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--sample", type=int, help="with --check: check only this many positions, evenly "
+        "spread (a quick look, not a proof)",
+    )  # fmt: skip
+
+
+def check(args: argparse.Namespace) -> int:
+    """Check a strategy file: 0 when it proves the rebels' win from the start, 1 otherwise."""
+    from .certificate import PACKAGE_PATH, Strategy
+    from .certificate import check as walk
+
+    path: Path = args.strategy or PACKAGE_PATH
+    if not path.exists():
+        print(f"ludotheque: no strategy at {path}", file=sys.stderr)
+        return 2
+    began = time.monotonic()
+    strategy = Strategy.read(path)
+    loaded = time.monotonic() - began
+    size = path.stat().st_size
+    print(f"{path}: {len(strategy):,} positions, {size / 2**20:.1f} MB, read in {loaded:.1f} s",
+          flush=True)  # fmt: skip
+
+    def progress(done: int, total: int) -> None:
+        elapsed = time.monotonic() - began
+        print(f"  {done:,} of {total:,} positions checked, {elapsed:.0f} s", flush=True)
+
+    report = walk(strategy, sample=args.sample, progress=progress)
+    for problem in report.problems[:20]:
+        print(f"  problem: {problem}")
+    if report.problems:
+        print(f"NOT A PROOF: {len(report.problems):,} problems")
+        return 1
+    scope = "every position" if args.sample is None else f"a sample of {report.positions:,}"
+    print(
+        f"checked {scope} ({report.positions:,} positions, {report.replies:,} replies of the "
+        f"general, {report.wins:,} lines ending in the rebels' win) in {report.seconds:.0f} s"
+    )
+    print(f"the start: the rebels win in at most {report.start_plies} plies, whatever the "
+          "general plays")  # fmt: skip
+    for move, plies in sorted(report.openings.items(), key=lambda kv: (kv[1], kv[0])):
+        print(f"  {move}: the rebels win in at most {plies} plies from the start")
+    if args.sample is not None:
+        print("a sample proves nothing on its own: run without --sample for the proof")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve, write the tables, print the verdicts on the start and the openings."""
+    """Solve, write the tables, print the verdicts on the start and the openings (or, with
+    ``--check``, check the shipped strategy)."""
+    if args.check:
+        return check(args)
     from . import kernels
 
     if not kernels.HAVE_NUMBA:

@@ -17,6 +17,7 @@ import json
 import lzma
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -27,6 +28,7 @@ import numpy.typing as npt
 
 from ..games.general.board import NUM_POINTS
 from ..games.general.rules import GENERAL, REBELS, GeneralState
+from .certificate import Strategy, find, key_of, shipped_safely
 from .layout import (
     LAYERS,
     WON,
@@ -242,13 +244,30 @@ def read(path: Path) -> SubTable:
 
 class Tables:
     """The sub-layers found in some folders (the first folder that has one wins), opened on
-    first use."""
+    first use; and the rebels' strategy (``certificate``), whose positions have their exact
+    value where no sub-layer reaches (``strategy``: a ``Strategy``, or a function that reads
+    one on first use)."""
 
-    def __init__(self, folders: list[Path]) -> None:
+    def __init__(
+        self,
+        folders: list[Path],
+        strategy: Strategy | Callable[[], Strategy | None] | None = None,
+    ) -> None:
         self.folders = [Path(f) for f in folders]
         self._open: dict[tuple[int, int], SubTable | None] = {}
         self._lock = threading.Lock()
         self._summary: dict[str, dict[str, int]] | None = None
+        self._strategy = strategy
+
+    @property
+    def strategy(self) -> Strategy | None:
+        """The rebels' strategy these tables answer from, if any (read on first use)."""
+        found = self._strategy
+        if found is None or isinstance(found, Strategy):
+            return found
+        loaded = found()
+        self._strategy = loaded
+        return loaded
 
     def summary(self) -> dict[str, dict[str, int]]:
         """The counts of each value per sub-layer and side to move, from the folders'
@@ -315,13 +334,25 @@ class Tables:
         return top
 
     def code(self, position: Position) -> int | None:
-        """The code of a position with the rebels to move, ``None`` if not covered."""
+        """The code of a position with the rebels to move, ``None`` if not covered (by a
+        sub-layer, or else by the strategy)."""
         if position.layer == WON:
             return 1
         sub = self.sub(position.layer, position.flight)
         if sub is None:
-            return None
+            return self._strategy_code(position)
         return sub.code(position.general, position.rebels)
+
+    def _strategy_code(self, position: Position) -> int | None:
+        strategy = self.strategy
+        if strategy is None:
+            return None
+        i = find(strategy.keys, key_of(position.general, position.rebels, position.flight))
+        return None if i is None else int(strategy.plies[i]) + 1
+
+    def known(self, position: Position) -> bool:
+        """Whether a rebels-to-move position has its exact value here."""
+        return self.code(position) is not None
 
     def state_code(self, state: GeneralState) -> int | None:
         """The code of any position (the general's: one ply ahead), ``None`` if not covered."""
@@ -334,7 +365,7 @@ class Tables:
         position = from_state(state)
         if position.side == 0:
             return self.code(position)
-        if self.sub(position.layer, position.flight) is None:
+        if self.sub(position.layer, position.flight) is None and self.strategy is None:
             return None
         codes = []
         for move in state.legal_moves():
@@ -369,8 +400,9 @@ class Tables:
 
 @cache
 def default_tables() -> Tables:
-    """The user's tables (``ludotheque solve general``), then the package's."""
-    return Tables([user_folder(), PACKAGE_FOLDER])
+    """The user's tables (``ludotheque solve general``), then the package's, then the rebels'
+    strategy the package ships (read on first use)."""
+    return Tables([user_folder(), PACKAGE_FOLDER], shipped_safely)
 
 
 def probe(state: GeneralState) -> Verdict | None:
@@ -389,13 +421,14 @@ def probe(state: GeneralState) -> Verdict | None:
 
 
 def oracle(state: GeneralState) -> tuple[str | None, int | None] | None:
-    """The tables' verdict in the shape of the analysis's oracles (``analysis.register_oracle``):
-    ``(winner or None, plies or None)``, or ``None`` where the installed tables do not reach
-    (a win without its distance is not given).
+    """The solution's verdict in the shape of the analysis's oracles (``analysis.register_oracle``):
+    ``(winner or None, plies or None)``: the tables' or the strategy's exact verdict, else the
+    winner of a layer whose every position has the same one (10 to 16 rebels: the rebels) with
+    ``None`` for the distance; ``None`` where nothing is known.
 
     >>> import ludotheque
     >>> oracle(ludotheque.load("general").parse_position("s3 b5,c5,d4,e4,a1,a2 r 1"))
     ('rebels', 1)
     """
-    verdict = default_tables().verdict(state)
+    verdict = default_tables().probe(state)
     return None if verdict is None else (verdict.winner, verdict.plies)

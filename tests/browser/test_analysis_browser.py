@@ -19,8 +19,11 @@ import ludotheque
 from tests.browser.conftest import Server, shot
 from tests.browser.test_accessibility import axe
 
-# a short General game with errors at the quick strength (?, ??, ?! ...), then resigned
-MOVES = ["a3-b2", "c3-d2", "a2-a3", "d2-d3", "b2-b3", "d3-d2"]
+# a short General game with errors, then resigned: from 8 rebels (the solution knows every
+# position: from the start every move keeps the rebels' win, no error), the rebels give the win
+# away (??), so does the general (??), then the rebels win 5 plies slower than they could (?!)
+START = "c2 b2,b4,c1,d1,d3,d4,e1,e3 r 0"
+MOVES = ["d4-c4", "c2-d2xc1e3", "b2-a1", "d2-c2", "d3-d4", "c2-b2"]
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 THINK = 30_000  # ms for the engine's answers on a busy machine
@@ -38,7 +41,7 @@ def api(server: Server, path: str, body: dict[str, Any] | None = None) -> Any:
 
 
 def finished_game(server: Server) -> str:
-    created = api(server, "/api/games", {"game": "general"})
+    created = api(server, "/api/games", {"game": "general", "position": START})
     token = created["seats"]["both"].rsplit("/", 1)[1]
     for ply, move in enumerate(MOVES):
         api(server, f"/api/play/{token}/move", {"move": move, "ply": ply})
@@ -87,9 +90,23 @@ def test_a_finished_game_analysed_marked_charted_and_kept(
         better = d["best"][0]["move"]
         if better != d["played"]["move"]:
             expect(cell.locator(".better")).to_have_text(f"better {better}")
-    # the chart: both sides, every error marked
+    # the proven results, never a percentage: what each error cost
+    assert [d["label"] for d in errors] == ["blunder", "blunder", "inaccuracy"]
+    page.click('#move-list .ply[data-ply="3"] button')
+    expect(page.locator("#analysis-comment")).to_contain_text(
+        "Rebels played b2-a1 (the rebels win in 16) — inaccuracy ?!, a win 10 plies slower than "
+        "the fastest — best: b2-c3 (the rebels win in 11)"
+    )
+    expect(page.locator("#analysis-comment")).not_to_contain_text("%")
+    expect(page.locator("#analysis-errors")).to_contain_text("the win given away")
+    # the chart: who wins with best play, both sides, every error marked
+    expect(page.locator("#analysis-chart-title")).to_have_text(
+        "Who wins with best play across the game"
+    )
     chart = page.locator("svg.analysis-chart")
-    expect(chart).to_have_attribute("aria-label", re.compile("Winning chances across the game"))
+    expect(chart).to_have_attribute("aria-label", re.compile(
+        "Who wins with best play across the game: the rebels win in 18 at the start"
+    ))  # fmt: skip
     expect(chart.locator("path.line")).to_have_count(2)
     expect(chart.locator("circle.error")).to_have_count(len(errors))
     expect(page.locator(".analysis-summary tbody tr")).to_have_count(2)
@@ -144,7 +161,9 @@ def test_hints_where_fair_and_the_analysis_board(
     expect(page.locator("#hints-toggle")).to_have_attribute("aria-pressed", "true")
     lines = page.locator("#hints-body .engine-lines li")
     expect(lines).to_have_count(3, timeout=THINK)  # the first asks start the engine's process
-    expect(lines.first).to_contain_text("%")
+    # the start is proven: the values are the rebels' win and its distance, never a percentage
+    expect(lines.first).to_contain_text("the rebels win in 19")
+    expect(page.locator("#hints-body")).not_to_contain_text("%")
     shot(page, "analysis-hints-en-desktop")
     found = violations(page, "hints")
     chosen = lines.first.get_attribute("data-move")

@@ -73,3 +73,22 @@ def test_the_general_rules_say_who_wins(
     assert start is not None and start.winner == "rebels"
     html = client.get("/rules/general", headers={"accept-language": lang}).text
     assert f"<h2>{heading}</h2>" in html and fact in html
+
+
+@pytest.mark.parametrize(
+    ("lang", "plies", "count"),
+    [("en", "37 plies", "1,000,821"), ("fr", "37 demi-coups", "1\u202f000\u202f821")],
+)
+def test_the_general_rules_show_the_proof(
+    client: TestClient, lang: str, plies: str, count: str
+) -> None:
+    # the start's value and distance, the 24 openings, a best-play game to replay on the
+    # analysis board, the strategy's size and the command that checks it (its header's figures)
+    html = client.get("/rules/general", headers={"accept-language": lang}).text
+    proof = html[html.index('<section id="proof"') : html.index("</section>")]
+    assert plies in proof
+    table = proof[proof.index('<table class="openings">') : proof.index("</table>")]
+    assert table.count("<tr><td><code>") == 24
+    line = proof[proof.index('<ol class="best-line">') : proof.index("</ol>")]
+    assert line.count("<li>") == 19 and line.count('<a href="/analysis?game=general') == 37
+    assert count in proof and "ludotheque solve general --check" in proof

@@ -132,7 +132,7 @@ _RESERVED_NAMES = (
     "admin administrator root sysop system moderator mod staff support help official "
     "ludotheque server api www mail postmaster security abuse owner team "
     # who plays: the computer and its levels, people without an account
-    "computer ordinateur bot robot engine easy medium hard facile moyen difficile "
+    "computer ordinateur bot robot engine easy medium hard perfect facile moyen difficile parfait "
     "anonymous anonyme anon guest invite visitor visiteur human humain player joueur "
     "nobody somebody someone personne null none undefined unknown me you moi toi "
     # the pages and the games' words

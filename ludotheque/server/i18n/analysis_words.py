@@ -219,4 +219,24 @@ ANALYSIS = words(
     word("editor.pools", "In the pools: Rebels {r}, Imperium {i}"),
     word("editor.pool_empty@rebels", "All the Rebels' counters are on the board."),
     word("editor.pool_empty@imperium", "All the Imperium's counters are on the board."),
+    # proven results (the General, solved): the winner without the distance, what a move
+    # that keeps or gives away a proven win is, the chart of who wins with best play
+    word("proof.wins.rebels", "the rebels win"),
+    word("proof.wins.general", "the general wins"),
+    word("proof.wins.imperium", "the Imperium wins"),
+    word("proof.wins.white", "White wins"),
+    word("proof.wins.black", "Black wins"),
+    word("analysis.gives_away", "the win given away"),
+    word_n(
+        "analysis.slower",
+        "a win {n} ply slower than the fastest",
+        "a win {n} plies slower than the fastest",
+    ),
+    word(
+        "analysis.chart_proven_label",
+        "Who wins with best play across the game: {start} at the start, {end} at the end; "
+        "{errors} errors marked",
+    ),
+    word("analysis.axis_draw", "draw"),
+    word("analysis.chart_proven", "Who wins with best play across the game"),
 )

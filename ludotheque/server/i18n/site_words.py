@@ -230,6 +230,9 @@ SITE = words(
     word("dd.legend.held", "a key point the Rebels control"),
     word("dd.legend.dead", "a dead zone (Show the dead zones)"),
     word("dd.progress", "Rebel key points in {n} of 4 sectors"),
+    # the perfect level (the General, solved)
+    word("level.perfect", "Perfect"),
+    word("player.computer.perfect", "Computer (perfect)"),
     # the API's documentation page (/docs); Swagger UI's own words stay in English
     word("docs.title", "API documentation"),
     word(

@@ -49,8 +49,9 @@ class NewGame(BaseModel):
         default=None, max_length=16, description="your side against the computer"
     )
     level: str | None = Field(
-        default=None, max_length=16, description="the computer's level: easy, medium, hard…"
-    )
+        default=None, max_length=16,
+        description="the computer's level: easy, medium, hard; for the General also perfect",
+    )  # fmt: skip
     position: str | None = Field(
         default=None, max_length=2000, description="start from this position string"
     )

@@ -29,7 +29,7 @@ class Refusal(Answer):
 
 class Computer(Answer):
     side: str = Field(description="the side the computer plays")
-    level: str | None = Field(description="its level: easy, medium, hard…")
+    level: str | None = Field(description="its level: easy, medium, hard, perfect (the General)")
     thinking: bool = Field(description="whether it is to move now")
 
 

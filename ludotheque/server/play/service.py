@@ -22,7 +22,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ... import load
-from ...ai.levels import LEVELS
+from ...ai.levels import levels_of
 from ...core import CHANCE, IllegalMove, InvalidPosition, UnknownGame
 from ...record import Record
 from .. import timesource
@@ -214,10 +214,10 @@ class GameService:
         computer_side = None
         if mode == "computer":
             level = level or "medium"
-            if level not in LEVELS:
+            if level not in levels_of(g.name):
                 raise GameError(
                     say("the level is one of {levels}",
-                        levels=", ".join(LEVELS)),
+                        levels=", ".join(levels_of(g.name))),
                     "bad-level", 400,
                 )  # fmt: skip
             human = side or g.sides[0]

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ... import load
-from ...ai.levels import LEVELS
+from ...ai.levels import levels_of
 from ...core import UnknownGame
 from ..accounts.moderation import check_not_banned
 from ..play.people import Person
@@ -73,7 +73,7 @@ async def computer_people(users: Any, spec: Any, user: Any) -> dict[str, Person]
         return {}
     level = spec.level or "medium"
     human = spec.side or g.sides[0]
-    if human not in g.sides or level not in LEVELS:
+    if human not in g.sides or level not in levels_of(g.name):
         return {}
     bot = await users.computer(level)
     if bot is None:

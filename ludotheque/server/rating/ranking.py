@@ -74,6 +74,12 @@ _MEASURED = {
     ("defiance", "8x8"): (0.940, 0.840),
     ("defiance", "10x10"): (0.940, 0.840),
 }
+_PERFECT = {("general", "default"): 0.625}
+"""The General's ``perfect`` level against ``hard`` from the start, the mean of its scores on
+each side (``python bench/perfect.py``; the README's "Measured strength"): its rebels won all 40
+games (``--generals hard``, seeds 1-10 and 101-130), its general drew 15 of 30 and lost 15
+(``--perfect-general --generals hard``: hard's rebels are the proven winners; the perfect
+general holds a draw when they allow it)."""
 COMPUTER_DEVIATION = 350.0
 
 
@@ -83,6 +89,8 @@ def _computer_start() -> dict[tuple[str, str, str], float]:
         out[(game, ruleset, "easy")] = 1500.0 - _elo(easy_score)
         out[(game, ruleset, "medium")] = 1500.0
         out[(game, ruleset, "hard")] = 1500.0 + _elo(hard_score)
+    for (game, ruleset), perfect_score in _PERFECT.items():
+        out[(game, ruleset, "perfect")] = out[(game, ruleset, "hard")] + _elo(perfect_score)
     return out
 
 

@@ -17,7 +17,8 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from ... import available_games, load
-from ...ai.levels import LEVELS
+from ...ai.levels import ALL_LEVELS, SOLVED
+from ...solve.certificate import summary
 from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
 from ..clock.controls import PRESETS, control_name, control_names
 from ..errors import GameError
@@ -26,6 +27,7 @@ from ..i18n.languages import (
     LANGUAGES,
     format_day,
     format_moment,
+    format_number,
     pick_language,
     texts,
     translate,
@@ -92,11 +94,18 @@ def control(context: Context, key: str | None) -> str:
     return control_name(key)(context.get("lang", "en"))
 
 
+@pass_context
+def number(context: Context, value: Any) -> str:
+    """A number as the page's language writes it (1,500; 1 500)."""
+    return format_number(context.get("lang", "en"), value)
+
+
 templates.env.add_extension("jinja2.ext.i18n")
 templates.env.newstyle_gettext = True  # type: ignore[attr-defined]
 templates.env.filters["day"] = day
 templates.env.filters["moment"] = moment
 templates.env.filters["control"] = control
+templates.env.filters["number"] = number
 
 
 def language(request: Request) -> str:
@@ -166,7 +175,8 @@ async def home(request: Request, service: ServiceDep) -> HTMLResponse:
         if name in boards.available()
     ]
     return page(
-        request, "home.html", games=games, levels=LEVELS, presets=presets(),
+        request, "home.html", games=games, levels=ALL_LEVELS, solved=sorted(SOLVED),
+        presets=presets(),
         running=await running_now(request, service),
     )  # fmt: skip
 
@@ -265,7 +275,9 @@ async def rules_index(request: Request) -> HTMLResponse:
 async def rules_page(request: Request, game: str, lang: Lang) -> HTMLResponse:
     if game not in boards.available():
         return page(request, "error.html", status=404, message=f"no game {game[:40]!r}")
-    return page(request, f"rules/{game}.{lang}.html", game=game)
+    # the General's page shows the proof its solution ships (the strategy's header)
+    proof = summary() if game == "general" else None
+    return page(request, f"rules/{game}.{lang}.html", game=game, proof=proof)
 
 
 def _text(value: Any, limit: int) -> str | None:

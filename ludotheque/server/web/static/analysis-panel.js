@@ -6,7 +6,7 @@
 //   draws them on the board too, numbered as in the list (boards/svg.js, HINTS_EVENT);
 // - a link opens the position shown on the analysis board.
 import { w } from "/analysis/words.js";
-import { betterMove, comment, drawChart, el, markMoves, renderErrors, renderLines, renderSummary } from "./analysis.js";
+import { betterMove, chartTitle, comment, drawChart, el, markMoves, renderErrors, renderLines, renderSummary } from "./analysis.js";
 import { HINTS_EVENT } from "./boards/svg.js";
 
 const STRENGTHS = ["quick", "normal", "deep"];
@@ -62,6 +62,7 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
   const progress = el("progress", { id: "analysis-progress", max: "1", value: "0", hidden: true, "aria-labelledby": "analysis-status" });
   const commentBox = el("p", { id: "analysis-comment", className: "analysis-comment", "aria-live": "polite" });
   const chart = el("div", { id: "analysis-chart", className: "analysis-chart-box" });
+  const chartHeading = el("h3", { id: "analysis-chart-title", text: w("analysis.chart") });
   const summary = el("div", { id: "analysis-summary" });
   const errors = el("ol", { id: "analysis-errors", className: "analysis-errors" });
   const intro = el("p", { className: "analysis-intro" });
@@ -70,7 +71,7 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
     { id: "analysis-result", hidden: true },
     intro,
     commentBox,
-    el("h3", { text: w("analysis.chart") }),
+    chartHeading,
     chart,
     el("p", { className: "analysis-note", text: w("analysis.chart_note") }),
     el("h3", { text: w("analysis.summary") }),
@@ -227,6 +228,7 @@ export function attachAnalysis({ mode, token, sideName, step, play }) {
   function decorate() {
     if (!analysis) return;
     markMoves(document.getElementById("move-list"), analysis);
+    chartHeading.textContent = chartTitle(analysis);
     drawChart(chart, analysis, { sideName, current: plies, onJump: jump });
     commentBox.textContent = comment(analysis, plies, sideName);
     for (const button of errors.querySelectorAll("button[data-ply]")) {

@@ -34,9 +34,12 @@ const signed = (x) =>
   new Intl.NumberFormat(locale(), { minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: "always" }).format(x);
 const plain = (x, digits) => new Intl.NumberFormat(locale(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 
-// A move's value for the side that plays it: a winning chance, or backgammon's equity.
+// A move's value for the side that plays it: its proven result where there is one (the
+// General's solution: "the rebels win in 18", never a percentage), else a winning chance, or
+// backgammon's equity.
 export function valueText(move, measure) {
   if (measure === "equity" && move.equity !== null && move.equity !== undefined) return signed(move.equity);
+  if (move.proof) return proofText(move.proof);
   return percent(move.win);
 }
 
@@ -44,10 +47,25 @@ export function lossText(loss, measure) {
   return measure === "equity" ? plain(loss, 3) : percent(loss, 1);
 }
 
-// "the general wins in 23", "a draw with best play"
+// What a judged move cost: where the best move's win is proven, the win given away or how
+// many plies later it comes; elsewhere the winning chance (or equity) lost.
+export function lossWords(d, measure) {
+  const best = d.best.length ? d.best[0] : null;
+  const mine = d.played;
+  if (measure !== "equity" && best && best.proof && best.proof.winner === d.side) {
+    if (!mine.proof || mine.proof.winner !== d.side) return w("analysis.gives_away");
+    if (best.proof.plies !== null && mine.proof.plies !== null && mine.proof.plies > best.proof.plies) {
+      return w("analysis.slower", { n: mine.proof.plies - best.proof.plies });
+    }
+  }
+  return w("analysis.loss", { loss: lossText(d.loss, measure) });
+}
+
+// "the general wins in 23", "the rebels win" (the distance not known), "a draw with best play"
 export function proofText(proof) {
   if (!proof) return "";
   if (proof.winner === null) return w("proof.draw");
+  if (proof.moves === null || proof.moves === undefined) return w(`proof.wins.${proof.winner}`);
   return w(`proof.${proof.winner}`, { n: proof.moves });
 }
 
@@ -96,7 +114,7 @@ export function comment(analysis, plies, sideName) {
   const measure = analysis.measure;
   const parts = [`${w("analysis.played", { side: sideName(d.side), move: d.played.move })} (${valueText(d.played, measure)})`];
   if (d.forced) parts.push(w("analysis.forced"));
-  else if (d.label) parts.push(`${labelName(d.label)} ${d.symbol}, ${w("analysis.loss", { loss: lossText(d.loss, measure) })}`);
+  else if (d.label) parts.push(`${labelName(d.label)} ${d.symbol}, ${lossWords(d, measure)}`);
   else parts.push(w("analysis.good"));
   if (d.draw) parts.push(w(`draw.${d.draw}`)); // a winning position given away for a draw
   if (!d.forced && d.best.length) {
@@ -104,8 +122,24 @@ export function comment(analysis, plies, sideName) {
     parts.push(w("analysis.best_was", { moves: best }));
   }
   const proof = proofText(d.proof);
-  if (proof) parts.push(proof);
+  if (proof && !d.best.some((m) => m.proof)) parts.push(proof);
   return parts.join(" — ");
+}
+
+// Whether every position of the game has its proven result (the General's solution; the last
+// may be the end itself): the chart then says who wins with best play, not a chance.
+export function provenThroughout(analysis) {
+  const points = [...analysis.timeline].sort((a, b) => a.ply - b.ply);
+  return (
+    points.length > 0 &&
+    analysis.measure !== "equity" &&
+    points.every((pt, i) => pt.proof || (i === points.length - 1 && analysis.result))
+  );
+}
+
+// The chart's title: who wins with best play where every position is proven, else the chances.
+export function chartTitle(analysis) {
+  return w(provenThroughout(analysis) ? "analysis.chart_proven" : "analysis.chart");
 }
 
 // The chart: the first side's winning chance and the other's, across the plies of the game.
@@ -114,9 +148,10 @@ export function drawChart(holder, analysis, { sideName, current = null, onJump =
   holder.replaceChildren();
   if (!points.length) return;
   const [first, second] = analysis.sides;
+  const proven = provenThroughout(analysis);
   const W = 600;
   const H = 190;
-  const left = 40;
+  const left = proven ? 72 : 40;
   const right = 10;
   const top = 10;
   const bottom = 24;
@@ -126,17 +161,17 @@ export function drawChart(holder, analysis, { sideName, current = null, onJump =
   const errors = analysis.decisions.filter((d) => d.label);
   const start = points[0].win;
   const end = points[points.length - 1].win;
-  const svg = svgEl("svg", {
-    viewBox: `0 0 ${W} ${H}`,
-    class: "analysis-chart",
-    role: "img",
-    "aria-label": w("analysis.chart_label", { first: sideName(first), start: percent(start), end: percent(end), errors: errors.length }),
-  });
+  const said = (pt) => (pt.proof ? proofText(pt.proof) : analysis.result && analysis.result.winner ? w(`proof.wins.${analysis.result.winner}`) : w("proof.draw"));
+  const label = proven
+    ? w("analysis.chart_proven_label", { start: said(points[0]), end: said(points[points.length - 1]), errors: errors.length })
+    : w("analysis.chart_label", { first: sideName(first), start: percent(start), end: percent(end), errors: errors.length });
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "analysis-chart", role: "img", "aria-label": label });
   svgEl("rect", { x: left, y: top, width: W - left - right, height: H - top - bottom, class: "frame" }, svg);
+  const axis = { 0: proven ? sideName(second) : percent(0), 0.5: proven ? w("analysis.axis_draw") : percent(0.5), 1: proven ? sideName(first) : percent(1) };
   for (const p of [0, 0.5, 1]) {
     svgEl("line", { x1: left, x2: W - right, y1: y(p), y2: y(p), class: p === 0.5 ? "even" : "grid" }, svg);
-    const label = svgEl("text", { x: left - 5, y: y(p) + 4, class: "axis", "text-anchor": "end" }, svg);
-    label.textContent = percent(p);
+    const text = svgEl("text", { x: left - 5, y: y(p) + 4, class: "axis", "text-anchor": "end" }, svg);
+    text.textContent = axis[p];
   }
   const path = (value) => points.map((pt, i) => `${i ? "L" : "M"}${x(pt.ply).toFixed(1)},${y(value(pt)).toFixed(1)}`).join(" ");
   // the first side's chance as an area, so that the lead reads at a glance
@@ -227,7 +262,7 @@ export function renderErrors(holder, analysis, { sideName, onJump }) {
     const better = betterMove(d);
     const text = [
       better ? w("analysis.better", { move: better.move }) : "",
-      w("analysis.loss", { loss: lossText(d.loss, analysis.measure) }),
+      lossWords(d, analysis.measure),
     ].filter(Boolean).join(" — ");
     // one span inside: a button laid out as a flex box (phones) would drop the spaces
     const words = el(
@@ -249,7 +284,8 @@ export function renderLines(holder, moves, measure, { onPick = null } = {}) {
   const list = el("ol", { className: "engine-lines" });
   for (const m of moves) {
     const value = valueText(m, measure);
-    const proof = proofText(m.proof);
+    // a proven result is the value itself (said once), except beside backgammon's equity
+    const proof = measure === "equity" ? proofText(m.proof) : "";
     const label = `${m.move} ${value}${proof ? ` — ${proof}` : ""}`;
     const item = el("li", { "data-move": m.move });
     if (onPick) {

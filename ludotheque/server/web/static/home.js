@@ -35,6 +35,14 @@ function update() {
   document.getElementById("length-field").hidden = !match;
   document.getElementById("length").disabled = !match;
   document.getElementById("level-field").hidden = mode !== "computer";
+  // the perfect level plays only the solved games (the General)
+  for (const label of form.querySelectorAll("label.level-solved")) {
+    const input = label.querySelector("input");
+    const solved = label.dataset.games.split(",").includes(game);
+    label.hidden = !solved;
+    input.disabled = !solved;
+    if (!solved && input.checked) form.querySelector('input[name="level"][value="medium"]').checked = true;
+  }
   document.getElementById("position-field").hidden = mode === "friend";
   controls(game, mode);
 }

@@ -2,14 +2,14 @@
 (``users.bot_at``: when the account became a bot, for good).
 
 Revision ID: 0012
-Revises: 0008
+Revises: 0010
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0012"
-down_revision = "0008"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
