@@ -360,7 +360,8 @@ class Tables:
         if outcome is not None:
             return OVER if outcome.winner == state.side else 1
         layer = state.rebel_count  # before the position is converted: most are not covered
-        if layer != WON and self.sub(layer, int(state.flight_available)) is None:
+        uncovered = layer != WON and self.sub(layer, int(state.flight_available)) is None
+        if uncovered and self.strategy is None:  # (the strategy holds positions of every layer)
             return None
         position = from_state(state)
         if position.side == 0:
