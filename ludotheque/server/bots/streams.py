@@ -211,6 +211,8 @@ class EventStream:
             if session.id not in self.told:
                 self.told.add(session.id)
                 async with session.lock:
+                    # the notice may come before this process's copy has read the end
+                    await self.service.refresh(session)
                     view = snapshot(session, side)
                 yield line(game_event("gameFinish", view, side))
             # a match that goes on: watched until its next game is made (its gameStart)
