@@ -211,6 +211,11 @@ def test_hints_where_fair_and_the_analysis_board(
     expect(reopened.locator("svg.board")).to_have_attribute("data-position", after)
     board.click("#back")
     expect(board.locator("#status")).to_have_text("General to move")
+    # Home and End: the line's start and its end
+    board.keyboard.press("Home")
+    expect(board.locator("#board-root")).to_have_attribute("data-position", str(start))
+    board.keyboard.press("End")
+    expect(board.locator("#board-root")).to_have_attribute("data-position", after)
     # backgammon: the dice are entered, then the best plays come
     board.goto(f"{server.url}/analysis?game=backgammon&ruleset=standard")
     expect(board.locator("#rolls")).to_be_visible()

@@ -242,8 +242,14 @@ $("copy-link").addEventListener("click", async () => {
 });
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select, #editor")) return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.key === "ArrowLeft") go(view - 1);
   else if (event.key === "ArrowRight") go(view + 1);
+  else if (event.key === "Home" || event.key === "End") {
+    // the line's start and its end, as on a game's page (the page does not scroll)
+    event.preventDefault();
+    go(event.key === "Home" ? 0 : line.length);
+  }
 });
 
 // -- the editor: the board is set up by hand, then analysed from there -----------------------
