@@ -252,12 +252,31 @@ def play_game(client: Client, game_id: str, engine: Engine) -> dict[str, Any] | 
             engine.ended(full, state)
             return state
         if state["legal"]:
-            move = engine.choose(full, state)
-            try:
-                client.move(game_id, move, state["ply"])
-            except ApiError as exc:  # stale (the game moved on): the stream says what next
-                log.warning("game %s: move %r refused: %s", game_id, move, exc)
+            send_move(client, game_id, engine, full, state)
     return state
+
+
+BUSY = frozenset({429, 500, 502, 503, 504})
+"""Refusals that say nothing of the move (the server busy, a limit reached): asked again."""
+
+
+def send_move(
+    client: Client, game_id: str, engine: Engine, full: dict[str, Any], state: dict[str, Any]
+) -> None:
+    """The engine's move in ``state``, sent. A refusal because the game moved on (stale) waits
+    for the stream, which says what comes next; a busy server is asked again a little later,
+    for the same position: a move lost there would leave the bot waiting for a state that
+    never comes."""
+    for attempt in range(6):
+        move = engine.choose(full, state)
+        try:
+            client.move(game_id, move, state["ply"])
+            return
+        except ApiError as exc:
+            log.warning("game %s: move %r refused: %s", game_id, move, exc)
+            if exc.status not in BUSY:
+                return
+        time.sleep(0.5 * (attempt + 1))
 
 
 @dataclass
