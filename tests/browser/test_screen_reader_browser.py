@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Server, forced_plays_by_hand, open_game, shot
+from tests.browser.conftest import Server, bg_steps, forced_plays_by_hand, open_game, shot
 from tests.browser.test_place_pages import call, lobby_game, sign_up
 
 LOCALES = {"en": "en-GB", "fr": "fr-FR"}
@@ -174,13 +174,13 @@ def test_the_focus_ring_looks_unlike_the_last_move_and_the_choice(
     # backgammon: a play made, a checker chosen, a point focused (no play made by itself)
     forced_plays_by_hand(page)
     open_game(page, server, "backgammon", "svg.backgammon", position=BG_START)
-    for point in ("8", "5", "6", "5"):
-        page.click(f'svg.backgammon g.pt[data-point="{point}"]')
+    bg_steps(page, ("8", "5"), ("6", "5"))
     page.click("#turn-done")
     expect(page.locator("svg.backgammon .last-to").first).to_be_attached()
     page.wait_for_selector("svg.backgammon .checker.movable")
     movable = page.locator("svg.backgammon .checker.movable").first.get_attribute("data-place")
     page.click(f'svg.backgammon g.pt[data-point="{movable}"]')
+    expect(page.locator("svg.backgammon .pt.selected")).to_have_count(1)
     focus = keyboard_focus(page, "svg.backgammon", f'svg.backgammon g.pt[data-point="{movable}"]',
                            "ArrowLeft")  # fmt: skip
     differs(focus, style(page, "svg.backgammon .last-to", *stroke), "the last move's outline")
