@@ -5,7 +5,8 @@
 The game: the first seeded game between two ``medium`` players that lasts ``--plies`` moves,
 stopped there (the same game every time). The analysis is the server's: ``deep``, with the
 General's endgame tables registered as the analysis processes register them. The script prints
-the median over ``--runs`` fresh analyses of the wall-clock and processor seconds. With
+the median over ``--runs`` analyses, each in a fresh process (the tables' caches start cold, as
+in a new analysis worker), of the wall-clock and processor seconds. With
 ``--before DIR`` (another checkout of the project, e.g. ``git worktree add /tmp/before HEAD~3``
 with its compiled cores built or copied) it measures that code the same way first, in a child
 process, and prints both. Never run as a test: it prints figures.
@@ -47,28 +48,31 @@ def play(plies: int) -> Record:
         attempt += 1
 
 
-def measure(record_json: str, runs: int) -> dict[str, Any]:
-    """The median wall-clock and processor seconds of ``runs`` deep analyses."""
+def measure(record_json: str) -> dict[str, Any]:
+    """The wall-clock and processor seconds of one deep analysis, in this process."""
     register_oracle("general", oracle)  # type: ignore[arg-type]  # as the server's processes do
-    walls, cpus = [], []
-    for _ in range(runs):
-        record = Record.from_json(record_json)
-        wall, cpu = time.perf_counter(), time.process_time()
-        analyse(record, "deep")
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
+    record = Record.from_json(record_json)
+    wall, cpu = time.perf_counter(), time.process_time()
+    analyse(record, "deep")
     code = str(Path(sys.modules["ludotheque"].__file__ or "").parent)
-    return {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "code": code}
+    return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "code": code}
 
 
-def before(folder: Path, record_json: str, runs: int) -> dict[str, Any]:
-    """``measure`` run on the code of another checkout, in a child process."""
+def fresh(folder: Path, record_json: str, runs: int) -> dict[str, Any]:
+    """The medians of ``runs`` analyses by the code of ``folder``, each in a new process."""
     env = {**os.environ, "BENCH_CHECKOUT": str(folder), "PYTHONPATH": str(folder)}
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", "--runs", str(runs)],
-        input=record_json, capture_output=True, text=True, env=env, check=True,
-    )  # fmt: skip
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    found = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child"],
+            input=record_json, capture_output=True, text=True, env=env, check=True,
+        )  # fmt: skip
+        found.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return {
+        "wall": statistics.median(f["wall"] for f in found),
+        "cpu": statistics.median(f["cpu"] for f in found),
+        "code": found[0]["code"],
+    }
 
 
 def main() -> None:
@@ -79,17 +83,17 @@ def main() -> None:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:  # the record on stdin, the figures as JSON on stdout
-        print(json.dumps(measure(sys.stdin.read(), args.runs)))
+        print(json.dumps(measure(sys.stdin.read())))
         return
     record_json = play(args.plies).to_json()
     load = os.getloadavg()[0]
     print(f"deep analysis of a {args.plies}-ply General game, median of {args.runs} runs "
           f"(load average {load:.1f} on {os.cpu_count()} processors)")  # fmt: skip
     if args.before is not None:
-        old = before(args.before, record_json, args.runs)
+        old = fresh(args.before, record_json, args.runs)
         print(f"before: {old['wall']:.1f} s ({old['cpu']:.1f} s of processor; {old['code']})",
               flush=True)  # fmt: skip
-    new = measure(record_json, args.runs)
+    new = fresh(Path(__file__).resolve().parents[1], record_json, args.runs)
     print(f"after:  {new['wall']:.1f} s ({new['cpu']:.1f} s of processor; {new['code']})")
 
 
