@@ -1,9 +1,12 @@
-"""Our backgammon agent against GNU Backgammon 0-ply (standard rules, cubeless, games counted
-as wins), through the PyPI package ``gnubg`` (bench only: never a dependency of the package).
+"""Our backgammon agent against GNU Backgammon 0-ply, or deeper (standard rules, cubeless, games
+counted as wins), through the PyPI package ``gnubg`` (bench only: never a dependency of the
+package).
 
     python bench/gnubg_match.py --games 1000 --agent hard --jobs 2 --seed 1
     python bench/gnubg_match.py --games 400 --agent bg:1 --network run1/net-100000.npz
     python bench/gnubg_match.py --games 1000 --agent bg:3 --progress bg3.jsonl  # resumable
+    python bench/gnubg_match.py --games 4000 --agent bg:1 --duplicate --seed 5
+    python bench/gnubg_match.py --games 1000 --agent hard --gnubg-plies 1 --seed 40
 
 ``--agent`` is a level (``easy``, ``medium``, ``hard``), an algorithm name,
 ``bg:PLIES[:BEAM[:DEEP[:MARGIN]]]`` (the backgammon player with that search: three plies on the
@@ -11,6 +14,12 @@ as wins), through the PyPI package ``gnubg`` (bench only: never a dependency of 
 evaluates with another network file than the shipped one (to measure a training checkpoint);
 ``--progress FILE`` appends each finished game to FILE (one JSON line) and, when started again
 with the same FILE, plays only the games that are not in it yet, so a long match resumes.
+``--gnubg-plies N`` has GNU Backgammon look N plies ahead (its own count: 0 is its network
+alone, 1 one roll ahead; deterministic, no pruning net, its default move filters).
+``--duplicate`` plays every set of dice twice, our side white in the even game and black in the
+odd one (game ``2k`` and ``2k + 1`` share the dice ``k``): luck cancels much more, which is
+what comparing networks or searches needs (the pairs are not independent games: a Wilson
+interval over them is wider than it need be).
 
 gnubg 1.1.0a16 cuts a move tuple at its first bear-off; such a partial move is completed by
 matching it against our legal plays (and, if several plays complete it, by gnubg's own 0-ply
@@ -43,6 +52,12 @@ from ludotheque.stats import wilson
 GAME = ludotheque.load("backgammon", "standard")
 CUBE = gnubg.cube_info()
 ZERO_PLY = gnubg.eval_context(0, 0, 1, 0, 0.0)
+
+
+def gnubg_context(plies: int) -> Any:
+    """GNU Backgammon's evaluation context: cubeless, ``plies`` ahead, deterministic, no
+    pruning net, no noise."""
+    return gnubg.eval_context(0, plies, 1, 0, 0.0)
 
 
 def gnubg_board(state: BackgammonState, on_roll: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -85,17 +100,15 @@ def _match_partial(state: BackgammonState, pairs: list[tuple[int, int]]) -> list
     return list(results.values())
 
 
-def gnubg_play(state: BackgammonState) -> Play:
-    """gnubg 0-ply's choice for the side to move."""
+def gnubg_play(state: BackgammonState, context: Any = ZERO_PLY) -> Play:
+    """gnubg's choice for the side to move (0-ply unless ``context`` says otherwise)."""
     side = str(state.to_move)
     moves = state.legal_moves()
     if len(moves) == 1:
         return moves[0]
     dice = state.dice
     assert dice is not None
-    raw = list(
-        gnubg.find_best_move(gnubg_board(state, side), CUBE, ZERO_PLY, (dice.high, dice.low))
-    )
+    raw = list(gnubg.find_best_move(gnubg_board(state, side), CUBE, context, (dice.high, dice.low)))
     if len(raw) % 2:  # the known bug: the tuple stops at the first bear-off, "to" included
         raw.append(0)
     pairs = [(raw[i], raw[i + 1]) for i in range(0, len(raw), 2)]
@@ -144,12 +157,13 @@ def use_network(path: str | None) -> None:
         network.use(network.Network.load(path))
 
 
-def play_game(args: tuple[int, str, int]) -> tuple[int, bool, str, int]:
+def play_game(args: tuple[int, str, int, int, bool]) -> tuple[int, bool, str, int]:
     """One game: (its index, our side won, our side, turns)."""
-    index, agent_name, seed = args
-    rng = random.Random(seed * 100_003 + index)
+    index, agent_name, seed, plies, duplicate = args
+    rng = random.Random(seed * 100_003 + (index // 2 if duplicate else index))
     ours = "white" if index % 2 == 0 else "black"
     agent = build_agent(agent_name, seed * 7919 + index)
+    context = gnubg_context(plies)
     state: ludotheque.State = GAME.start()
     turns = 0
     while state.outcome() is None:
@@ -158,7 +172,7 @@ def play_game(args: tuple[int, str, int]) -> tuple[int, bool, str, int]:
             state = state.play(rng.choices(outcomes, [p for _, p in outcomes])[0][0])
             continue
         assert isinstance(state, BackgammonState)
-        move = agent.choose(state) if state.to_move == ours else gnubg_play(state)
+        move = agent.choose(state) if state.to_move == ours else gnubg_play(state, context)
         state = state.play(move)
         turns += 1
     outcome = state.outcome()
@@ -174,18 +188,23 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--network", help="a network file to use instead of the shipped one")
     parser.add_argument("--progress", help="a JSON-lines file of finished games, to resume from")
+    parser.add_argument("--gnubg-plies", type=int, default=0, help="GNU Backgammon's plies")
+    parser.add_argument("--duplicate", action="store_true", help="every set of dice twice")
     args = parser.parse_args()
+    setting = {"gnubg": args.gnubg_plies, "duplicate": args.duplicate}
     start = time.perf_counter()
     results: dict[int, tuple[bool, str]] = {}
     if args.progress and Path(args.progress).exists():
         for line in Path(args.progress).read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
-                if row["agent"] == args.agent and row["seed"] == args.seed:
+                same = (row.get("gnubg", 0), row.get("duplicate", False)) == tuple(setting.values())
+                if row["agent"] == args.agent and row["seed"] == args.seed and same:
                     results[row["index"]] = (row["won"], row["side"])
         print(f"{len(results)} games already played, from {args.progress}")
     log = open(args.progress, "a") if args.progress else None  # noqa: SIM115
-    work = [(i, args.agent, args.seed) for i in range(args.games) if i not in results]
+    work = [(i, args.agent, args.seed, args.gnubg_plies, args.duplicate)
+            for i in range(args.games) if i not in results]  # fmt: skip
     with ProcessPoolExecutor(
         max_workers=args.jobs, initializer=use_network, initargs=(args.network,)
     ) as pool:
@@ -193,7 +212,7 @@ def main() -> None:
             index, won, side, turns = future.result()
             results[index] = (won, side)
             if log is not None:
-                row = {"agent": args.agent, "seed": args.seed, "index": index}
+                row = {"agent": args.agent, "seed": args.seed, "index": index, **setting}
                 log.write(json.dumps({**row, "won": won, "side": side, "turns": turns}) + "\n")
                 log.flush()
             done = sum(1 for i in results if i < args.games)
@@ -216,9 +235,9 @@ def main() -> None:
     print()
     low, high = wilson(wins, args.games)
     elapsed = time.perf_counter() - start
-    print(
-        f"{args.agent} vs gnubg 0-ply (standard, cubeless), {args.games} games, seed {args.seed}:"
-    )
+    kind = ", duplicate" if args.duplicate else ""
+    print(f"{args.agent} vs gnubg {args.gnubg_plies}-ply (standard, cubeless{kind}), "
+          f"{args.games} games, seed {args.seed}:")  # fmt: skip
     print(f"  our wins: {wins} = {wins / args.games:.1%}, 95% interval [{low:.1%}, {high:.1%}]")
     for side, (w, n) in by_side.items():
         print(f"  as {side}: {w}/{n}")
