@@ -66,6 +66,16 @@ def test_hint_one_wins_the_general_against_easy(seed: int) -> None:
     assert outcome is not None and outcome.winner == "rebels", (outcome, record.moves)
 
 
+@pytest.mark.parametrize(("side", "seed"), [("rebels", 2), ("rebels", 3), ("imperium", 2)])
+def test_hint_one_wins_defiance_against_easy(side: str, seed: int) -> None:
+    """The issue's game: the Rebels following hint 1 against easy on 8x8 drew at the 400-turn
+    limit, rotating a counter while they held three sectors; now hint 1 wins, well before."""
+    record = play_hint_one(Record.new("defiance", "8x8"), side, "easy", seed, limit=400)
+    outcome = record.outcome()
+    assert outcome is not None and outcome.winner == side, (outcome, len(record.moves))
+    assert len(record.moves) < 200
+
+
 def test_a_move_that_repeats_a_winning_position_into_a_draw_is_marked() -> None:
     record = rebels_may_repeat()
     record.play("a5-a4")
