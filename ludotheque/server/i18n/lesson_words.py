@@ -12,6 +12,7 @@ from .keyed import word, words
 LESSONS = words(
     # -- the pages ------------------------------------------------------------------------
     word("learn.title", "Learn"),
+    word("learn.course_title", "Learn: {game}"),
     word("learn.intro",
          "A short course for each game: small positions where you make the move that shows a "
          "rule. The engine checks every move."),

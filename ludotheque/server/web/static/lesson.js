@@ -134,7 +134,7 @@ function renderSteps() {
     else button.removeAttribute("aria-current");
     let mark = button.querySelector(".step-done");
     if (solved.has(id) && !mark) {
-      mark = Object.assign(document.createElement("span"), { className: "step-done", textContent: ` ✓ ${W["learn.done_mark"]}` });
+      mark = Object.assign(document.createElement("span"), { className: "step-done", textContent: `✓ ${W["learn.done_mark"]}` });
       button.append(mark);
     }
   }
@@ -176,8 +176,8 @@ async function tryMove(notation) {
     reply = await post(`/api/lessons/${game}/${s.id}`, { move: notation });
   } catch (error) {
     busy = false;
-    verdict(fill(W["learn.error"], { error: error.message }), "error");
     await show(s.position, true);
+    verdict(fill(W["learn.error"], { error: error.message }), "error");
     return false;
   }
   busy = false;
@@ -197,8 +197,8 @@ async function tryMove(notation) {
     ($("next").hidden ? $("retry") : $("next")).focus();
     return true;
   }
+  await show(s.position, true); // the position set back, then why
   verdict(reply.message, reply.result);
-  await show(s.position, true); // the position set back
   return false;
 }
 
