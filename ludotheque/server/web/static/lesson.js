@@ -145,7 +145,6 @@ async function go(i) {
   index = Math.max(0, Math.min(steps.length - 1, i));
   const s = step();
   solvedHere = false;
-  root.dataset.step = s.id;
   root.dataset.solved = "";
   $("step-count").textContent = fill(W["learn.step_of"], { n: index + 1, total: steps.length });
   $("step-title").textContent = s.title;
@@ -164,6 +163,7 @@ async function go(i) {
   history.replaceState(null, "", url);
   renderSteps();
   await show(s.position, true);
+  root.dataset.step = s.id; // the step is ready to be played (tests wait for it)
 }
 
 async function tryMove(notation) {
