@@ -36,6 +36,8 @@ def test_the_course_in_the_reader_s_language(client: TestClient) -> None:
     assert english["steps"][0]["side"] == "chance"
     assert english["steps"][1]["side"] == "white"
     assert english["account"] is False and english["solved"] == []
+    assert english["steps"][0]["hint_move"] is None  # a roll: nothing to draw
+    assert english["steps"][2]["hint_move"] == "13/7* 13/11"
     french = client.get("/api/lessons/backgammon", headers={"accept-language": "fr"}).json()
     assert french["steps"][0]["title"] == "Le plus petit dé commence"
     assert french["steps"][0]["position"] == english["steps"][0]["position"]

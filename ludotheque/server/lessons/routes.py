@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
+from ...core import CHANCE
 from ...lessons import COURSES, Course, Step, check, start_state
 from ..accounts.identity import Who, require_csrf, who
 from ..errors import GameError, say
@@ -55,15 +56,17 @@ def _step(course: Course, step_id: str) -> Step:
 
 
 def step_view(lang: str, game: str, step: Step) -> dict[str, Any]:
-    """A step as the page is told it: its position, who plays, and its words in ``lang``."""
+    """A step as the page is told it: its position, who plays, its words in ``lang``, and the
+    move the hint draws on the board (the step's answer: one of the moves that meet the goal)."""
 
     def words(part: str) -> str:
         return translate(lang, f"lesson.{game}.{step.id}.{part}")
 
+    side = start_state(game, step).to_move
     return {
-        "id": step.id, "ruleset": step.ruleset, "position": step.position,
-        "side": start_state(game, step).to_move, "title": words("title"), "do": words("do"),
-        "hint": words("hint"), "why": words("why"),
+        "id": step.id, "ruleset": step.ruleset, "position": step.position, "side": side,
+        "title": words("title"), "do": words("do"), "hint": words("hint"),
+        "hint_move": None if side == CHANCE else step.answer, "why": words("why"),
     }  # fmt: skip
 
 

@@ -32,6 +32,9 @@ class StepView(Answer):
     title: str
     do: str = Field(description="what to do")
     hint: str
+    hint_move: str | None = Field(
+        description="a move that meets the goal, drawn on the board with the hint (none at a roll)"
+    )
     why: str = Field(description="the explanation shown once the step is solved")
 
 

@@ -5,6 +5,7 @@
 // position set back) or refused (the engine's words). A guest's progress is kept in this
 // browser; an account's by the server (and what the browser kept before is given to it).
 import { t } from "./i18n.js";
+import { HINTS_EVENT } from "./boards/svg.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("lesson-root");
@@ -154,6 +155,7 @@ async function go(i) {
   $("hint").hidden = true;
   $("hint-button").setAttribute("aria-expanded", "false");
   $("hint-button").hidden = false;
+  drawHint(false);
   $("next").hidden = true;
   $("retry").hidden = true;
   verdict("");
@@ -191,6 +193,7 @@ async function tryMove(notation) {
     await show(reply.position, false);
     $("hint-button").hidden = true;
     $("hint").hidden = true;
+    drawHint(false);
     $("next").hidden = last;
     $("retry").hidden = false;
     renderSteps();
@@ -202,10 +205,18 @@ async function tryMove(notation) {
   return false;
 }
 
+// the hint: its words, and a move that meets the goal drawn on the board as the boards draw the
+// engine's best moves (none at a roll)
+function drawHint(on) {
+  if (shown === null) return;
+  const move = on ? step().hint_move : null;
+  $("board").dispatchEvent(new CustomEvent(HINTS_EVENT, { detail: { moves: move ? [move] : [], position: shown } }));
+}
 $("hint-button").addEventListener("click", () => {
   const open = $("hint").hidden;
   $("hint").hidden = !open;
   $("hint-button").setAttribute("aria-expanded", String(open));
+  drawHint(open);
 });
 $("next").addEventListener("click", () => go(index + 1));
 $("retry").addEventListener("click", () => go(index));
