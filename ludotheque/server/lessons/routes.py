@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
+from sqlalchemy.exc import IntegrityError
 
 from ...core import CHANCE
 from ...lessons import COURSES, Course, Step, check, start_state
@@ -29,6 +30,7 @@ from ..i18n.lesson_words import LESSONS
 from ..i18n.refusals import refused
 from ..play.deps import ServiceDep
 from ..play.schemas import documented
+from ..play.service import GameService
 from ..web.pages import language, looking, page
 from .progress import record, solved
 from .schemas import CourseView, Progress, ProgressBody, Tried, TryBody
@@ -70,7 +72,8 @@ def step_view(lang: str, game: str, step: Step) -> dict[str, Any]:
     }  # fmt: skip
 
 
-async def _solved(service: Any, person: Who) -> dict[str, list[str]]:
+async def _solved(service: GameService, person: Who) -> dict[str, list[str]]:
+    """Each game's steps the reader has solved (nothing for a guest: their browser keeps it)."""
     user = person.user
     if user is None:
         return {game: [] for game in COURSES}
@@ -83,14 +86,26 @@ async def _solved(service: Any, person: Who) -> dict[str, list[str]]:
     return found
 
 
-async def _keep(service: Any, person: Who, game: str, steps: list[str]) -> dict[str, list[str]]:
+async def _keep(
+    service: GameService, person: Who, game: str, steps: list[str]
+) -> dict[str, list[str]]:
+    """Keep ``steps`` of ``game`` solved with the reader's account; each game's solved steps.
+    Two requests keeping one step at once: the database takes one row, the other request
+    finds it there when it tries again."""
     user = person.user
     assert user is not None
 
     def write() -> dict[str, list[str]]:
         with service.sessions() as db:
-            record(db, user.id, game, steps)
-            db.commit()
+            for attempt in range(2):
+                record(db, user.id, game, steps)
+                try:
+                    db.commit()
+                    break
+                except IntegrityError:
+                    db.rollback()
+                    if attempt:
+                        raise
             return solved(db, user.id)
 
     found: dict[str, list[str]] = await service.run_db(write)
