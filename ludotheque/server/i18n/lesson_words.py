@@ -21,7 +21,8 @@ LESSONS = words(
     word("learn.course.backgammon",
          "Who starts, entering from the bar, hitting, five checkers at most, bearing off."),
     word("learn.course.defiance",
-         "Placing, the line of attack, rotating, Command moves, key points and sectors."),
+         "Placing, the line of attack, rotating, Command moves, key points and sectors, on the "
+         "small 8×8 board."),
     word("learn.progress", "{done} of {total} steps done"),
     word("learn.start", "Start the course"),
     word("learn.continue", "Continue"),
