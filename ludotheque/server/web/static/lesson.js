@@ -101,8 +101,9 @@ const board = boardModule.createBoard($("board"), {
   t, onMove: (notation) => tryMove(notation), chooser: $("chooser"), say, ask, onTurn, announce, giveUp: () => {},
 });
 
-// Show ``position``: ``live``, the player may move on it (the step's own position).
-async function show(position, live) {
+// Show ``position``: ``live``, the player may move on it (the step's own position); ``last``,
+// the move that led to it from ``before`` (a history entry, drawn as the boards draw a last move).
+async function show(position, live, last = null, before = null) {
   let view;
   try {
     view = await post("/api/analysis/position", { game, ruleset: step().ruleset, position });
@@ -115,11 +116,11 @@ async function show(position, live) {
   const canMove = Boolean(live && view.to_move && view.to_move !== "chance" && !view.outcome);
   const snap = {
     id: "lesson", game, ruleset: view.ruleset, mode: "analysis", sides: view.sides, seat: "both",
-    my_sides: view.sides, start: position, position, to_move: view.to_move, can_move: canMove, ply: version,
-    history: [], legal: view.legal, extra: view.extra, outcome: view.outcome,
+    my_sides: view.sides, start: before ?? position, position, to_move: view.to_move, can_move: canMove, ply: version,
+    history: last ? [last] : [], legal: view.legal, extra: view.extra, outcome: view.outcome,
     undo: { free: true, request: null, allowed: true }, rematch: false, watch: false, table: null, chat: null, dice: null,
   };
-  board.update({ position, livePosition: position, legal: canMove ? view.legal : [], last: null, before: null, animate: false, snap, mySides: view.sides });
+  board.update({ position, livePosition: position, legal: canMove ? view.legal : [], last, before, animate: false, snap, mySides: view.sides });
   $("rolls").hidden = !(live && view.to_move === "chance");
   $("move-input").disabled = !live;
   $("move-submit").disabled = !live;
@@ -190,7 +191,8 @@ async function tryMove(notation) {
     if (!account) keep(solved);
     const last = index === steps.length - 1;
     verdict(`${W["learn.solved"]} ${reply.message}${solved.size === steps.length && last ? ` ${W["learn.finished"]}` : ""}`, "solved");
-    await show(reply.position, false);
+    const kind = s.side === "chance" ? "chance" : "move";
+    await show(reply.position, false, { kind, text: reply.played, side: s.side, position: reply.position }, s.position);
     $("hint-button").hidden = true;
     $("hint").hidden = true;
     drawHint(false);
