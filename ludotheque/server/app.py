@@ -37,6 +37,7 @@ from .compute.lifeline import end_with_parent
 from .compute.pool import ComputerPool
 from .compute.worker import CHORES, Worker
 from .errors import DATABASE_DOWN, NO_SUCH_PAGE, NOT_ALLOWED, GameError
+from .lessons.routes import router as lessons_router
 from .lobby.lobby import Lobby
 from .lobby.presence import Online
 from .lobby.routes import router as lobby_router
@@ -158,6 +159,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.include_router(settings_router)  # /account: password, games, closing
     app.include_router(lobby_router)
     app.include_router(analysis_router)  # analyses, hints, the analysis board
+    app.include_router(lessons_router)  # /learn: the lessons, each move judged by the engine
     app.include_router(bot_router)  # the Bot API: /api/account, /api/bot/..., /api/challenge/...
     app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat
     app.include_router(api_router)

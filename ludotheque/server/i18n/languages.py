@@ -21,6 +21,7 @@ from .analysis_words import ANALYSIS
 from .board_words import BOARD
 from .catalog import LANGUAGES, npgettext, pgettext
 from .keyed import English
+from .lesson_words import LESSONS
 from .list_words import LISTS
 from .place_words import PLACE
 from .result_words import RESULT
@@ -30,7 +31,7 @@ __all__ = ["LANGUAGES", "pick_language", "texts", "translate"]
 
 PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **ACCOUNT, **BOARD, **LISTS, **RESULT}
 """The words every page gives its scripts (the analysis's come with its own module)."""
-KEYED: dict[str, English] = {**PAGE_WORDS, **ANALYSIS}
+KEYED: dict[str, English] = {**PAGE_WORDS, **ANALYSIS, **LESSONS}
 """Every word the pages and scripts ask for by key, in English."""
 SIDE_MARK = "@"
 

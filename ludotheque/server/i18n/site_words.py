@@ -11,6 +11,7 @@ SITE = words(
     word("nav.home", "Play"),
     word("nav.archive", "Archive"),
     word("nav.rules", "Rules"),
+    word("nav.learn", "Learn"),
     word("lang.switch", "Français"),
     word("game.general", "Le Général et les rebelles"),
     word("game.backgammon", "Backgammon"),

@@ -1,5 +1,6 @@
 """Storage: games, their seats (capability tokens) and their append-only event log; accounts,
-ratings, the lobby's seeks, the games' chat and its moderation (reports, mutes, bans).
+ratings, the lobby's seeks, the games' chat and its moderation (reports, mutes, bans), and the
+lessons' steps each account has solved.
 
 A game's state is never stored: it is rebuilt by replaying its events (moves, rolls, undos,
 resignations, the clock's state after each change, the end on time) through a record, which
@@ -372,6 +373,18 @@ class PresenceRow(Base):
     key: Mapped[str] = mapped_column(String(40), primary_key=True)
     user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seen_at: Mapped[float] = mapped_column(Float)
+
+
+class LessonRow(Base):
+    """A step of a lesson an account has solved (``ludotheque.lessons``), and when: one row
+    per account, game and step, written once (a step solved again changes nothing)."""
+
+    __tablename__ = "lesson_steps"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    step: Mapped[str] = mapped_column(String(32), primary_key=True)
+    solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class SettingRow(Base):
