@@ -34,12 +34,15 @@ def _advance(state: State, rng: random.Random, plies: int) -> State:
 
 def _line(state: State, rng: random.Random, plies: int) -> tuple[str, ...] | None:
     """``plies`` legal moves from ``state`` (the solver's, the reply, ...), none a roll."""
-    line = []
+    line: list[str] = []
     for _ in range(plies):
         if state.outcome() is not None or state.to_move in (None, CHANCE):
             return None
-        move = sorted(state.legal_moves(), key=str)[0] if not line else rng.choice(
-            list(state.legal_moves()))
+        move = (
+            sorted(state.legal_moves(), key=str)[0]
+            if not line
+            else rng.choice(list(state.legal_moves()))
+        )
         line.append(str(move))
         state = state.play(move)
     return tuple(line)
@@ -71,7 +74,7 @@ def cube_puzzle() -> Puzzle:
     engine = ludotheque.load("backgammon", "money")
     state = engine.start()
     state = state.play(state.chance_outcomes()[0][0])
-    state = state.play(list(state.legal_moves())[0])
+    state = state.play(next(iter(state.legal_moves())))
     return Puzzle(
         id="b09000", game="backgammon", ruleset="money", position=state.position(),
         side=str(state.to_move), line=("no double",), themes=("cube",), rating=1500.0,
