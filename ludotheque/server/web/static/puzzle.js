@@ -255,6 +255,7 @@ function ended(solved, result) {
   next.hidden = mode === "daily" || (mode === "streak" && !solved && !streakOver);
   next.textContent = streakOver ? t("puzzle.new_streak") : mode === "puzzle" ? t("puzzle.again") : t("puzzle.next");
   root.dataset.state = solved ? "solved" : streakOver ? "over" : "solving";
+  if (solved) $("status").textContent = $("verdict").textContent;
   if (streakOver) $("status").textContent = t("puzzle.streak_over", { n: streak.count });
 }
 
@@ -283,6 +284,7 @@ async function openProof() {
     }
   }
   $("proof").hidden = false;
+  $("status").textContent = t("puzzle.proof");
   const facts = Object.entries(proof.facts).map(([name, value]) => fact(name, value)).filter(Boolean);
   facts.push(t(`puzzle.source.${proof.source}`));
   $("proof-facts").replaceChildren(...facts.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
