@@ -26,6 +26,8 @@ let version = 0;
 let last = null; // the last move shown (for the board's marks)
 
 const sideName = (side) => t(`side.${side}`);
+// a step of the line as the board's last move (a cube's "no double" is the roll it leads to)
+const lastOf = (step) => ({ kind: "move", text: step.move === "no double" ? "roll" : step.move, side: step.side, position: step.position });
 
 async function post(url, body) {
   const response = await fetch(url, {
@@ -211,7 +213,7 @@ async function answer(move) {
   if (result.streak) streak = result.streak;
   if (!result.right) {
     verdict(t("puzzle.failed"), "wrong");
-    say(t("puzzle.wrong", { move }), true);
+    say(t(streak && streak.over ? "puzzle.wrong_over" : "puzzle.wrong", { move }), true);
     answered = true;
     await show(position, !(streak && streak.over)); // the position comes back
     ended(false, result);
@@ -222,7 +224,7 @@ async function answer(move) {
   let before = position;
   for (const [i, step] of result.played.entries()) {
     if (i > 0) await wait(REPLY_DELAY);
-    last = { kind: "move", text: step.move, side: step.side, position: step.position };
+    last = lastOf(step);
     await show(step.position, i === result.played.length - 1 && !result.solved, before);
     before = step.position;
   }
@@ -312,7 +314,7 @@ async function proofStep(n) {
   $("proof-start").disabled = proofAt === 0;
   $("proof-next").disabled = proofAt === proof.steps.length;
   const step = proofAt > 0 ? proof.steps[proofAt - 1] : null;
-  last = step ? { kind: "move", text: step.move, side: step.side, position: step.position } : null;
+  last = step ? lastOf(step) : null;
   const before = proofAt > 0 ? (proofAt > 1 ? proof.steps[proofAt - 2].position : proof.start) : null;
   root.dataset.proofAt = String(proofAt);
   await show(step ? step.position : proof.start, false, before);
