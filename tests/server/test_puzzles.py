@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ludotheque
-from ludotheque.puzzles.model import Puzzle, read
+from ludotheque.puzzles.model import Puzzle, read, shipped
 from ludotheque.server import timesource
 from tests.puzzle_sets import write_sets
 from tests.server.people import Person, place_client, sign_up, visitor
@@ -250,3 +250,23 @@ def worst(state: dict[str, Any]) -> str:
         return sum(1 for part in white.split(",") if "x" not in part)
 
     return max(sorted(state["legal"]), key=blots)
+
+
+def test_the_shipped_general_set_is_served_with_its_proof(make_client: Callable[..., TestClient]
+                                                          ) -> None:  # fmt: skip
+    """The shipped General puzzles: answered by their key move, the proof the source's whole
+    line (a fastest win against the slowest defence), its facts told."""
+    shipped_set = {p.id: p for p in shipped("general")}
+    if not shipped_set:
+        pytest.skip("the General's set is not built in this checkout")
+    site = place_client(make_client)
+    guest = visitor(site)
+    started = start(guest, mode="play", game="general")
+    puzzle = shipped_set[started["puzzle"]["id"]]
+    answer = solve(guest, started["attempt"], puzzle)
+    assert answer["solved"] and answer["result"] == "win"
+    proof = guest.get(f"/api/puzzles/attempts/{started['attempt']}/proof").json()
+    assert [s["move"] for s in proof["steps"]] == puzzle.facts["proof"]
+    assert proof["source"] == "tables" and proof["facts"]["wins_in"] == puzzle.facts["wins_in"]
+    page = guest.get("/puzzles").text
+    assert "1,200 puzzles" in page or f"{len(shipped_set)} puzzles" in page

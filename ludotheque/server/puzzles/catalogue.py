@@ -163,12 +163,31 @@ def is_right(puzzle: Puzzle, index: int, state: State, move: str) -> bool:
 
 
 def line_steps(puzzle: Puzzle) -> list[Step]:
-    """The whole line played out, for the proof shown after the answer."""
+    """The puzzle's line played out."""
+    return _steps(puzzle, puzzle.line)
+
+
+def proof_steps(puzzle: Puzzle) -> list[Step]:
+    """The whole proof played out, for the page after the answer: the source's full line
+    (``facts["proof"]``: the General's fastest win against the slowest defence) where it
+    gives one, else the puzzle's line; a move that does not play ends it."""
+    full = puzzle.facts.get("proof")
+    if isinstance(full, list) and full and all(isinstance(m, str) for m in full):
+        return _steps(puzzle, full, lenient=True)
+    return line_steps(puzzle)
+
+
+def _steps(puzzle: Puzzle, moves: Sequence[str], lenient: bool = False) -> list[Step]:
     state = puzzle.state()
     steps = []
-    for text in puzzle.line:
+    for text in moves:
         side = state.to_move if state.to_move not in (None, CHANCE) else ""
-        state = play(state, text)
+        try:
+            state = play(state, text)
+        except (IllegalMove, InvalidPosition, ValueError):
+            if not lenient:
+                raise
+            break
         steps.append(Step(side or "", text, state.position()))
     return steps
 

@@ -232,7 +232,7 @@ async def api_proof(attempt_id: str, service: ServiceDep, books: CatalogueDep) -
                 "id": puzzle.id,
                 "start": puzzle.position,
                 "source": puzzle.source,
-                "steps": [vars(s) for s in cat.line_steps(puzzle)],
+                "steps": [vars(s) for s in cat.proof_steps(puzzle)],
                 "facts": puzzle.facts,
             }
 

@@ -26,6 +26,12 @@ let version = 0;
 let last = null; // the last move shown (for the board's marks)
 
 const sideName = (side) => t(`side.${side}`);
+// a theme's name in the page's language (its own word when it has none)
+const themeName = (theme) => {
+  const key = `puzzle.theme.${theme}`;
+  const name = t(key);
+  return name === key ? theme : name;
+};
 // a step of the line as the board's last move (a cube's "no double" is the roll it leads to)
 const lastOf = (step) => ({ kind: "move", text: step.move === "no double" ? "roll" : step.move, side: step.side, position: step.position });
 
@@ -138,7 +144,7 @@ function prompt() {
 
 function describe() {
   const parts = [t("puzzle.rating", { rating: puzzle.rating })];
-  if (puzzle.themes.length) parts.push(t("puzzle.themes", { themes: puzzle.themes.join(", ") }));
+  if (puzzle.themes.length) parts.push(t("puzzle.themes", { themes: puzzle.themes.map(themeName).join(", ") }));
   $("puzzle-info").textContent = `${t(`game.${puzzle.game}`)} · ${parts.join(" · ")}`;
   const mode = attempt.mode;
   $("puzzle-title").textContent = t(`puzzle.mode.${mode}`);
@@ -272,7 +278,8 @@ function fact(name, value) {
       : t("puzzle.fact.margin_win", { margin: `${Math.round(Number(value) * 100)} %` });
   }
   if (name === "played") return t("puzzle.fact.mistake", { played: value, label: facts.label });
-  if (["plies", "label", "loss", "game_id", "ply"].includes(name)) return null;
+  if (name === "legal") return t("puzzle.fact.legal", { n: value });
+  if (["plies", "label", "loss", "game_id", "ply", "proof", "winner", "rebels"].includes(name)) return null;
   return t("puzzle.fact.other", { name, value: typeof value === "object" ? JSON.stringify(value) : value });
 }
 
