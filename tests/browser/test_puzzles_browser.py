@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from ludotheque.puzzles.model import Puzzle, read
+from ludotheque.puzzles.model import Puzzle, read, shipped
 from tests.browser.conftest import Server, shot
 from tests.browser.test_accessibility import axe
 from tests.puzzle_sets import write_sets
@@ -203,4 +203,64 @@ def test_a_cube_puzzle_and_a_backgammon_play(
     expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
     check_axe(page, "a backgammon puzzle")
     shot(page, f"puzzle-backgammon-{lang}-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("lang", "size"), [("fr", "phone"), ("en", "desktop")])
+def test_a_shipped_general_puzzle_and_its_proof(
+    server: Server, new_page: Callable[..., Page], lang: str, size: str
+) -> None:
+    """A puzzle of the shipped set: its key move, then the whole proof to the rebels' win,
+    with the tables' facts."""
+    shipped_set = {p.id: p for p in shipped("general")}
+    if "g00001" not in shipped_set:
+        pytest.skip("the General's set is not built in this checkout")
+    puzzle = shipped_set["g00001"]
+    page = open_page(new_page, server, lang, size)
+    page.goto(server.url + "/puzzles/play?mode=puzzle&id=g00001")
+    expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
+    play_general(page, puzzle.line[0])
+    expect(page.locator("#board-root")).to_have_attribute("data-state", "solved")
+    page.click("#show-proof")
+    steps = len(puzzle.facts["proof"])
+    expect(page.locator("#proof-line li")).to_have_count(steps)
+    wins = f"{puzzle.facts['wins_in']}"
+    expect(page.locator("#proof-facts")).to_contain_text(
+        f"Wins in {wins} plies, proven by the solution tables" if lang == "en"
+        else f"Gagne en {wins} demi-coups, prouvé par les tables de la solution")  # fmt: skip
+    page.locator("#proof-line li button").last.click()
+    expect(page.locator("#board-root")).to_have_attribute("data-proof-at", str(steps))
+    check_axe(page, "a shipped puzzle's proof")
+    shot(page, f"puzzle-shipped-proof-{lang}-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "phone"), ("fr", "desktop")])
+def test_signed_in_a_rated_puzzle_and_the_mistakes_page(
+    puzzle_server: Server, sets: Path, new_page: Callable[..., Page], lang: str, size: str
+) -> None:
+    """Signed in: a first answer moves the puzzle rating, shown on the page and on
+    ``/puzzles``; the mistakes page (none yet) passes axe."""
+    server = puzzle_server
+    page = open_page(new_page, server, lang, size)
+    page.goto(server.url + "/signup")
+    page.fill("#username", f"solver{lang}")
+    page.fill("#password", "a fine long password")
+    page.click("#signup-submit")
+    page.wait_for_url("**/lobby")
+    page.goto(server.url + "/puzzles/play?mode=play&game=general")
+    puzzle = current(page, sets)
+    expect(page.locator("#rated-note")).to_have_text(
+        "Rated: your first answer counts." if lang == "en"
+        else "Classé : votre première réponse compte.")  # fmt: skip
+    solve(page, puzzle)
+    expect(page.locator("#rated-note")).to_contain_text("(+")
+    shot(page, f"puzzle-rated-{lang}-{size}")
+    page.goto(server.url + "/puzzles")
+    expect(page.locator("#rating-general")).not_to_contain_text("1500")
+    check_axe(page, "/puzzles signed in")
+    page.goto(server.url + "/puzzles/mistakes")
+    expect(page.locator("#mistakes-none")).to_be_visible()
+    check_axe(page, "/puzzles/mistakes")
+    shot(page, f"puzzle-mistakes-{lang}-{size}")
     assert not page.errors  # type: ignore[attr-defined]

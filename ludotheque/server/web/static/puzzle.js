@@ -325,6 +325,11 @@ async function proofStep(n) {
   const before = proofAt > 0 ? (proofAt > 1 ? proof.steps[proofAt - 2].position : proof.start) : null;
   root.dataset.proofAt = String(proofAt);
   await show(step ? step.position : proof.start, false, before);
+  const o = view && view.outcome;
+  if (o) {
+    const result = o.winner ? t("play.result.win", { side: sideName(o.winner) }) : t("play.result.draw");
+    $("status").textContent = `${t("puzzle.proof")} — ${result} (${t(`reason.${o.reason}`)})`;
+  } else $("status").textContent = t("puzzle.proof");
 }
 
 $("show-proof").addEventListener("click", openProof);
