@@ -14,7 +14,7 @@ PUZZLES = words(
         "tables, or a deeper search than the one that found them.",
     ),
     word("puzzles.guest", "You play unrated: sign in to have a puzzle rating."),
-    word_n("puzzles.count", "{n} puzzle", "{n} puzzles"),
+    word_n("puzzles.count", "{count} puzzle", "{count} puzzles"),
     word("puzzles.none", "No puzzles for this game yet."),
     word("puzzles.theme", "Theme"),
     word("puzzles.any_theme", "Any theme"),
