@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from ludotheque.puzzles.model import Puzzle, read, shipped
-from tests.browser.conftest import Server, shot
+from tests.browser.conftest import Server, bg_steps, shot
 from tests.browser.test_accessibility import axe
 from tests.puzzle_sets import write_sets
 
@@ -198,11 +198,22 @@ def test_a_cube_puzzle_and_a_backgammon_play(
     page.click("#show-proof")
     expect(page.locator("#proof-facts")).to_contain_text("0.20")
     shot(page, f"puzzle-cube-proof-{lang}-{size}")
-    # a backgammon play, typed by the board's own checker moves: the answer by its notation
-    page.goto(server.url + "/puzzles/play?mode=play&game=backgammon")
+    # a backgammon play by the board's own checker moves, then Done
+    page.goto(server.url + "/puzzles/play?mode=puzzle&id=b00004")
     expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
+    assert puzzles(sets)["b00004"].line == ("13/10 10/4",)
     check_axe(page, "a backgammon puzzle")
     shot(page, f"puzzle-backgammon-{lang}-{size}")
+    bg_steps(page, ("13", "10"), ("10", "4"))
+    page.click("#turn-done")
+    expect(page.locator("#board-root")).to_have_attribute("data-state", "solved")
+    shot(page, f"puzzle-backgammon-solved-{lang}-{size}")
+    # a Defiance puzzle opens on its own board
+    page.goto(server.url + "/puzzles/play?mode=play&game=defiance")
+    expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
+    expect(page.locator("#board svg.board")).to_be_visible()
+    check_axe(page, "a Defiance puzzle")
+    shot(page, f"puzzle-defiance-{lang}-{size}")
     assert not page.errors  # type: ignore[attr-defined]
 
 
