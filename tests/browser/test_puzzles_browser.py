@@ -7,6 +7,7 @@ The server serves the small sets of ``tests/puzzle_sets.py`` (real positions, le
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from ludotheque.puzzles.model import Puzzle, read, shipped
 from tests.browser.conftest import Server, bg_steps, shot
 from tests.browser.test_accessibility import axe
 from tests.puzzle_sets import write_sets
+from tests.server.test_puzzles import worst
 
 SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 LOCALES = {"en": "en-GB", "fr": "fr-FR"}
@@ -274,4 +276,58 @@ def test_signed_in_a_rated_puzzle_and_the_mistakes_page(
     expect(page.locator("#mistakes-none")).to_be_visible()
     check_axe(page, "/puzzles/mistakes")
     shot(page, f"puzzle-mistakes-{lang}-{size}")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_your_mistakes_listed_and_replayed(
+    puzzle_server: Server, new_page: Callable[..., Page]
+) -> None:
+    """A signed-in player's backgammon game against the computer, played badly on purpose
+    through the API, resigned and analysed: the mistakes page lists its errors (both languages,
+    both sizes, axe) and one opens as a puzzle on the board."""
+    server = puzzle_server
+    page = open_page(new_page, server, "en", "desktop")
+    page.goto(server.url + "/signup")
+    page.fill("#username", "blunderer")
+    page.fill("#password", "a fine long password")
+    page.click("#signup-submit")
+    page.wait_for_url("**/lobby")
+    csrf = str(page.locator('meta[name="csrf-token"]').get_attribute("content"))
+    headers = {"X-CSRF-Token": csrf, "content-type": "application/json"}
+    created = page.request.post(server.url + "/api/games", headers=headers, data={
+        "game": "backgammon", "ruleset": "standard", "mode": "computer", "level": "easy",
+        "side": "white"}).json()  # fmt: skip
+    seat = page.request.get(server.url + f"/resume/{created['id']}", max_redirects=0)
+    token = str(seat.headers["location"]).rsplit("/", 1)[1]
+    deadline = time.monotonic() + 120
+    plays = 0
+    while plays < 6 and time.monotonic() < deadline:
+        state = page.request.get(server.url + f"/api/play/{token}").json()
+        if state.get("outcome"):
+            break
+        if state["to_move"] != "white" or not state["legal"]:
+            time.sleep(0.2)
+            continue
+        done = page.request.post(server.url + f"/api/play/{token}/move", headers=headers,
+                                 data={"move": worst(state), "ply": state["ply"]})  # fmt: skip
+        assert done.ok, done.text()
+        plays += 1
+    page.request.post(server.url + f"/api/play/{token}/resign", headers=headers, data={})
+    url = server.url + f"/api/games/{created['id']}/analysis"
+    page.request.post(url, headers=headers, data={"strength": "quick"})
+    while page.request.get(url + "?strength=quick").json()["status"] not in ("done", "failed"):
+        assert time.monotonic() < deadline + 120
+        time.sleep(0.3)
+    for lang, size in CASES:
+        page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        page.set_viewport_size({"width": SIZES[size]["width"], "height": SIZES[size]["height"]})
+        page.goto(server.url + "/puzzles/mistakes")
+        expect(page.locator("#mistake-list li").first).to_be_visible()
+        check_axe(page, f"/puzzles/mistakes {lang} {size}")
+        shot(page, f"puzzle-mistakes-list-{lang}-{size}")
+    page.locator("#mistake-list li a").first.click()
+    expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
+    expect(page.locator("#puzzle-title")).to_have_text("Votre erreur")
+    check_axe(page, "a mistake's puzzle")
+    shot(page, "puzzle-mistake-fr-phone")
     assert not page.errors  # type: ignore[attr-defined]

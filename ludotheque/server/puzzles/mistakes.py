@@ -62,6 +62,7 @@ def _puzzle(game_id: str, row: GameRow, side: str, data: dict[str, Any]) -> Puzz
         "plies": best[0].get("plies"),
         "game_id": game_id,
         "ply": data["ply"],
+        "move_index": data.get("move_index", data["ply"]),
     }
     return Puzzle(
         id=mistake_id(game_id, int(data["ply"])),

@@ -246,6 +246,7 @@ def _mistake_view(puzzle: Puzzle) -> dict[str, Any]:
         "ruleset": puzzle.ruleset,
         "game_id": puzzle.facts["game_id"],
         "ply": puzzle.facts["ply"],
+        "move": int(puzzle.facts["move_index"]) + 1,
         "played": puzzle.facts["played"],
         "label": puzzle.facts["label"],
     }

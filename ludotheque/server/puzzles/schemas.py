@@ -80,7 +80,8 @@ class MistakeView(Answer):
     game: str
     ruleset: str
     game_id: str
-    ply: int
+    ply: int = Field(description="the error's ply in the game's record")
+    move: int = Field(description="its move's number, from 1")
     played: str
     label: str
 

@@ -4,6 +4,7 @@
 // played with the reply, a wrong one is said and the position comes back. After the answer the
 // proof steps through the whole line with what its source measured.
 import { t } from "./i18n.js";
+import { w } from "/analysis/words.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("board-root");
@@ -143,7 +144,7 @@ function prompt() {
 }
 
 function describe() {
-  const parts = [t("puzzle.rating", { rating: puzzle.rating })];
+  const parts = attempt.mode === "mistake" ? [] : [t("puzzle.rating", { rating: puzzle.rating })];
   if (puzzle.themes.length) parts.push(t("puzzle.themes", { themes: puzzle.themes.map(themeName).join(", ") }));
   $("puzzle-info").textContent = `${t(`game.${puzzle.game}`)} · ${parts.join(" · ")}`;
   const mode = attempt.mode;
@@ -277,9 +278,9 @@ function fact(name, value) {
       ? t("puzzle.fact.margin", { margin: Number(value).toFixed(2), n: facts.plies ?? 2 })
       : t("puzzle.fact.margin_win", { margin: `${Math.round(Number(value) * 100)} %` });
   }
-  if (name === "played") return t("puzzle.fact.mistake", { played: value, label: facts.label });
+  if (name === "played") return t("puzzle.fact.mistake", { played: value, label: w(`label.${facts.label}`) });
   if (name === "legal") return t("puzzle.fact.legal", { n: value });
-  if (["plies", "label", "loss", "game_id", "ply", "proof", "winner", "rebels"].includes(name)) return null;
+  if (["plies", "label", "loss", "game_id", "ply", "move_index", "proof", "winner", "rebels"].includes(name)) return null;
   return t("puzzle.fact.other", { name, value: typeof value === "object" ? JSON.stringify(value) : value });
 }
 
