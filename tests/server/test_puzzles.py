@@ -270,3 +270,13 @@ def test_the_shipped_general_set_is_served_with_its_proof(make_client: Callable[
     assert proof["source"] == "tables" and proof["facts"]["wins_in"] == puzzle.facts["wins_in"]
     page = guest.get("/puzzles").text
     assert "1,200 puzzles" in page or f"{len(shipped_set)} puzzles" in page
+
+
+def test_a_guest_is_not_given_a_puzzle_their_browser_has_answered(site: TestClient) -> None:
+    guest = visitor(site)
+    seen = [f"g{n:05d}" for n in range(8) if n != 5]
+    for _ in range(5):
+        assert start(guest, mode="play", game="general", seen=seen)["puzzle"]["id"] == "g00005"
+    everything = guest.post("/api/puzzles/start", {"mode": "play", "game": "general",
+                                                   "seen": [*seen, "g00005"]})  # fmt: skip
+    assert everything.status_code == 409 and everything.json()["code"] == "all-done"

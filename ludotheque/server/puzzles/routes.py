@@ -41,6 +41,9 @@ ALL_DONE = say("you have answered every puzzle of this choice: try another theme
 STREAK_END = say("no harder puzzle is left: your streak is complete")
 SIGN_IN = say("sign in to see your mistakes")
 
+SEEN = 300
+"""The most puzzles a guest's browser says it has answered."""
+
 router = APIRouter()
 WhoNow = Annotated[Who, Depends(who)]
 rng = random.SystemRandom()
@@ -103,6 +106,10 @@ class StartBody(Body):
     theme: StrictStr | None = Field(default=None, max_length=32)
     id: StrictStr | None = Field(default=None, max_length=48)
     streak: StrictStr | None = Field(default=None, max_length=32)
+    seen: list[StrictStr] = Field(
+        default_factory=list, max_length=SEEN,
+        description="a guest's puzzles answered already (kept in the browser), not to be chosen",
+    )  # fmt: skip
 
 
 class AnswerBody(Body):
@@ -139,7 +146,7 @@ def _choose(
         return next_one, "streak", streak.id
     live = store.live_ratings(db, game)
     mine = store.player_rating(db, user_id, game).rating if user_id else Rating().rating
-    done = store.done_ids(db, user_id, game) if user_id else set()
+    done = store.done_ids(db, user_id, game) if user_id else {i[:48] for i in body.seen}
     chosen = cat.near(
         cat.with_theme(puzzles, body.theme), mine, lambda p: live.get(p.id, p.rating), done, rng
     )

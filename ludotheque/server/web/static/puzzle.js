@@ -103,6 +103,21 @@ function onTurn({ canFinish, canUndo, hidden, labels }) {
   }
 }
 
+// a guest's answered puzzles, kept in the browser so that the next puzzle is a new one
+const SEEN = 300;
+const seenKey = (game) => `puzzle-seen-${game}`;
+const seenOf = (game) => {
+  try {
+    return JSON.parse(localStorage.getItem(seenKey(game)) || "[]").slice(-SEEN);
+  } catch {
+    return [];
+  }
+};
+function remember(game, id) {
+  const seen = seenOf(game).filter((other) => other !== id);
+  localStorage.setItem(seenKey(game), JSON.stringify([...seen, id].slice(-SEEN)));
+}
+
 const storedBest = (game) => Number(localStorage.getItem(`puzzle-streak-best-${game}`) || 0);
 
 // Show a position: the solver may move on it when ``live`` (their turn in the puzzle).
@@ -169,6 +184,7 @@ async function start() {
   if (root.dataset.theme) body.theme = root.dataset.theme;
   if (mode === "puzzle") body.id = root.dataset.puzzle;
   if (mode === "streak" && streak && !streak.over) body.streak = streak.id;
+  if (mode === "play" && !root.dataset.signedIn && body.game) body.seen = seenOf(body.game);
   root.dataset.state = "loading";
   say("");
   verdict("");
@@ -248,6 +264,7 @@ async function answer(move) {
 }
 
 function ended(solved, result) {
+  if (!root.dataset.signedIn && attempt.mode === "play") remember(puzzle.game, puzzle.id);
   if (result.rating) {
     const change = Math.round(result.rating.change);
     $("rated-note").textContent = t("puzzle.your_rating", { rating: Math.round(result.rating.after), change: change >= 0 ? `+${change}` : `${change}` });
