@@ -280,3 +280,18 @@ def test_a_guest_is_not_given_a_puzzle_their_browser_has_answered(site: TestClie
     everything = guest.post("/api/puzzles/start", {"mode": "play", "game": "general",
                                                    "seen": [*seen, "g00005"]})  # fmt: skip
     assert everything.status_code == 409 and everything.json()["code"] == "all-done"
+
+
+def test_two_attempts_begun_together_rate_once(site: TestClient, sets: Path) -> None:
+    """Two first attempts at one puzzle (two tabs): both begin rated, the first answer rates,
+    the second finds the puzzle answered (``puzzle_done``) and rates nothing."""
+    player = sign_up(site, "twotabs")
+    puzzle = the_set(sets, "general")["g00004"]
+    one, two = (start(player, mode="puzzle", id=puzzle.id) for _ in range(2))
+    assert one["rated"] and two["rated"]
+    assert solve(player, one["attempt"], puzzle)["rating"] is not None
+    wrong = player.post(f"/api/puzzles/attempts/{two['attempt']}/move",
+                        {"move": wrong_move(puzzle)}).json()  # fmt: skip
+    assert wrong["result"] == "loss" and wrong["rating"] is None
+    rating = player.get("/api/puzzles/ratings").json()[0]
+    assert rating["games"] == 1 and rating["rating"] > 1500

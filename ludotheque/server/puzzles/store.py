@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 from sqlalchemy import select, update
@@ -74,7 +75,10 @@ def player_rating(db: Session, user_id: int, game: str) -> Rating:
     row = db.get(PuzzlePlayerRow, (user_id, game))
     if row is None:
         return Rating()
-    return Rating(row.rating, row.deviation, row.volatility, row.games, row.last_played)
+    last = row.last_played
+    if last is not None and last.tzinfo is None:  # SQLite gives the time back without its zone
+        last = last.replace(tzinfo=UTC)
+    return Rating(row.rating, row.deviation, row.volatility, row.games, last)
 
 
 def best_streak(db: Session, user_id: int, game: str) -> int:
