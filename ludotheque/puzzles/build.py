@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..solve.retrograde import Progress
-from . import general
+from . import backgammon, defiance, general
 from .model import DATA, Puzzle, write
 
 
@@ -36,7 +36,11 @@ class Source:
 
 def sources() -> dict[str, Source]:
     """The games' sources."""
-    return {"general": Source("g", general.puzzles, general.select)}
+    return {
+        "general": Source("g", general.puzzles, general.select),
+        "backgammon": Source("b", backgammon.puzzles, backgammon.select),
+        "defiance": Source("d", defiance.puzzles, defiance.select),
+    }
 
 
 def read_pool(path: Path) -> tuple[set[int], list[Puzzle]]:
@@ -71,9 +75,9 @@ def build(
     pool_path = work / f"{game}.pool.jsonl"
     done, pool = read_pool(pool_path)
     positions = {p.position for p in pool}
-    progress.start(f"{game}: seeds", seeds)
+    progress.start(f"{game}: puzzles", count)
     seed = 0
-    while seed < seeds and len(source.select(pool, count, False)) < count:
+    while seed < seeds and (ready := len(source.select(pool, count, False))) < count:
         if seed not in done:
             new = [p for p in source.puzzles(seed) if p.position not in positions]
             positions.update(p.position for p in new)
@@ -82,7 +86,7 @@ def build(
             with pool_path.open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
         seed += 1
-        progress.update(seed, f"{len(pool):,} puzzles in the pool")
+        progress.update(ready, f"seed {seed:,}, {len(pool):,} puzzles in the pool")
     progress.finish()
     chosen = numbered(source.select(pool, count, True), source.letter)
     write(out / f"{game}.jsonl", chosen)
