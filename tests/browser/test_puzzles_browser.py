@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from ludotheque.puzzles.model import Puzzle, read, shipped
+from ludotheque.server.puzzles import catalogue as cat
 from tests.browser.conftest import Server, bg_steps, shot
 from tests.browser.test_accessibility import axe
 from tests.puzzle_sets import write_sets
@@ -330,4 +331,35 @@ def test_your_mistakes_listed_and_replayed(
     expect(page.locator("#puzzle-title")).to_have_text("Votre erreur")
     check_axe(page, "a mistake's puzzle")
     shot(page, "puzzle-mistake-fr-phone")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("lang", "size"), [("fr", "phone"), ("en", "desktop")])
+def test_a_shipped_backgammon_take_and_a_play(
+    server: Server, new_page: Callable[..., Page], lang: str, size: str
+) -> None:
+    """The shipped backgammon set: a take answered with the cube's buttons, the search's
+    facts said; a play of the set opens with its dice on the board."""
+    shipped_set = {p.id: p for p in shipped("backgammon")}
+    takes = [p for p in shipped_set.values() if p.line == ("take",)]
+    if not takes:
+        pytest.skip("the backgammon set is not built in this checkout")
+    page = open_page(new_page, server, lang, size)
+    page.goto(server.url + f"/puzzles/play?mode=puzzle&id={takes[0].id}")
+    expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
+    expect(page.locator('#cube-answers [data-answer="double"]')).to_be_hidden()
+    check_axe(page, "a shipped take")
+    page.click('#cube-answers [data-answer="take"]')
+    expect(page.locator("#board-root")).to_have_attribute("data-state", "solved")
+    page.click("#show-proof")
+    expect(page.locator("#proof-facts")).to_contain_text(
+        "checked two rolls ahead" if lang == "en" else "vérifié deux lancers plus loin"
+    )
+    shot(page, f"puzzle-shipped-take-{lang}-{size}")
+    play = next(p for p in shipped_set.values() if p.line[0] not in cat.CUBE_ACTIONS)
+    page.goto(server.url + f"/puzzles/play?mode=puzzle&id={play.id}")
+    expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
+    expect(page.locator("svg.backgammon .die")).to_have_count(2)
+    check_axe(page, "a shipped backgammon play")
+    shot(page, f"puzzle-shipped-play-{lang}-{size}")
     assert not page.errors  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 import ludotheque
 from ludotheque.puzzles.model import Puzzle, read, shipped
 from ludotheque.server import timesource
+from ludotheque.server.puzzles import catalogue as cat
 from tests.puzzle_sets import write_sets
 from tests.server.people import Person, place_client, sign_up, visitor
 
@@ -252,24 +253,33 @@ def worst(state: dict[str, Any]) -> str:
     return max(sorted(state["legal"]), key=blots)
 
 
-def test_the_shipped_general_set_is_served_with_its_proof(make_client: Callable[..., TestClient]
-                                                          ) -> None:  # fmt: skip
-    """The shipped General puzzles: answered by their key move, the proof the source's whole
-    line (a fastest win against the slowest defence), its facts told."""
-    shipped_set = {p.id: p for p in shipped("general")}
+@pytest.mark.parametrize("game", ["general", "backgammon", "defiance"])
+def test_the_shipped_sets_are_served_with_their_proofs(
+    make_client: Callable[..., TestClient], game: str
+) -> None:
+    """A shipped puzzle of each game: answered by its line, the proof the source's whole line
+    (the General's: a fastest win against the slowest defence), its facts told; a wrong
+    answer loses."""
+    shipped_set = {p.id: p for p in shipped(game)}
     if not shipped_set:
-        pytest.skip("the General's set is not built in this checkout")
+        pytest.skip(f"the {game} set is not built in this checkout")
     site = place_client(make_client)
     guest = visitor(site)
-    started = start(guest, mode="play", game="general")
+    started = start(guest, mode="play", game=game)
     puzzle = shipped_set[started["puzzle"]["id"]]
     answer = solve(guest, started["attempt"], puzzle)
     assert answer["solved"] and answer["result"] == "win"
     proof = guest.get(f"/api/puzzles/attempts/{started['attempt']}/proof").json()
-    assert [s["move"] for s in proof["steps"]] == puzzle.facts["proof"]
-    assert proof["source"] == "tables" and proof["facts"]["wins_in"] == puzzle.facts["wins_in"]
+    full = puzzle.facts.get("proof", list(puzzle.line))
+    assert [s["move"] for s in proof["steps"]] == full
+    assert proof["source"] == puzzle.source and proof["facts"] == puzzle.facts
+    again = start(guest, mode="puzzle", id=puzzle.id)
+    state = puzzle.state()
+    other = next(str(m) for m in state.legal_moves() if not cat.is_right(puzzle, 0, state, str(m)))
+    miss = guest.post(f"/api/puzzles/attempts/{again['attempt']}/move", {"move": other}).json()
+    assert not miss["right"] and miss["result"] == "loss"
     page = guest.get("/puzzles").text
-    assert "1,200 puzzles" in page or f"{len(shipped_set)} puzzles" in page
+    assert f"{len(shipped_set):,} puzzles" in page
 
 
 def test_a_guest_is_not_given_a_puzzle_their_browser_has_answered(site: TestClient) -> None:

@@ -152,13 +152,17 @@ def state_at(puzzle: Puzzle, plies: int) -> State:
 
 def is_right(puzzle: Puzzle, index: int, state: State, move: str) -> bool:
     """Whether ``move`` is a right answer at the solver's ``index``-th ply, played on
-    ``state`` (the position of that ply)."""
+    ``state`` (the position of that ply): the puzzle's own test (``Puzzle.accepts``, with
+    Defiance's ``*;MOVE``) on the move as the engine writes it, or any listed answer written
+    another way."""
     played = canonical(state, move)
     if played is None:
         return False
+    if puzzle.accepts(index, played):
+        return True
     wanted = [puzzle.solver_moves()[index]]
     if index < len(puzzle.accepted):
-        wanted += list(puzzle.accepted[index])
+        wanted += [m for m in puzzle.accepted[index] if not m.startswith("*;")]
     return any(canonical(state, right) == played for right in wanted)
 
 

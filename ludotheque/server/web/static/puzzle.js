@@ -236,7 +236,7 @@ async function answer(move) {
   if (result.streak) streak = result.streak;
   if (!result.right) {
     verdict(t("puzzle.failed"), "wrong");
-    say(t(streak && streak.over ? "puzzle.wrong_over" : "puzzle.wrong", { move }), true);
+    say(t(streak && streak.over ? "puzzle.wrong_over" : "puzzle.wrong", { move: moveText(move) }), true);
     answered = true;
     await show(position, !(streak && streak.over)); // the position comes back
     ended(false, result);
@@ -291,15 +291,22 @@ function fact(name, value) {
   const facts = proof.facts;
   if (name === "wins_in") return t(proof.source === "tables" ? "puzzle.fact.wins_in_tables" : "puzzle.fact.wins_in", { n: value });
   if (name === "margin") {
-    return puzzle.game === "backgammon"
-      ? t("puzzle.fact.margin", { margin: Number(value).toFixed(2), n: facts.plies ?? 2 })
-      : t("puzzle.fact.margin_win", { margin: `${Math.round(Number(value) * 100)} %` });
+    const margin = Number(value).toLocaleString(document.documentElement.lang || "en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    if (puzzle.game !== "backgammon") return t("puzzle.fact.margin_win", { margin: `${Math.round(Number(value) * 100)} %` });
+    if (facts.checked === "two plies, every play") return t("puzzle.fact.margin_plays", { margin });
+    if (facts.checked === "cube two rolls ahead") return t("puzzle.fact.margin_cube", { margin });
+    return t("puzzle.fact.margin", { margin, n: facts.plies ?? 2 });
   }
+  if (name === "choices") return t("puzzle.fact.choices", { n: value });
   if (name === "played") return t("puzzle.fact.mistake", { played: value, label: w(`label.${facts.label}`) });
   if (name === "legal") return t("puzzle.fact.legal", { n: value });
-  if (["plies", "label", "loss", "game_id", "ply", "move_index", "proof", "winner", "rebels"].includes(name)) return null;
+  if (["plies", "label", "loss", "game_id", "ply", "move_index", "proof", "winner", "rebels", "checked", "found", "shallow_margin"].includes(name)) return null;
   return t("puzzle.fact.other", { name, value: typeof value === "object" ? JSON.stringify(value) : value });
 }
+
+// a move as the page says it (a cube's action in words)
+const CUBE = { double: "puzzle.double", "no double": "puzzle.no_double", take: "puzzle.take", drop: "puzzle.drop" };
+const moveText = (move) => (CUBE[move] ? t(CUBE[move]) : move);
 
 async function openProof() {
   if (!proof) {
@@ -329,7 +336,7 @@ async function proofStep(n) {
     item.className = "board-move";
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `${sideName(step.side)}: ${step.move}`;
+    button.textContent = `${sideName(step.side)}: ${moveText(step.move)}`;
     if (i + 1 === proofAt) button.setAttribute("aria-current", "step");
     button.addEventListener("click", () => proofStep(i + 1));
     item.append(button);
