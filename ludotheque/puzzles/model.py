@@ -4,7 +4,8 @@ A puzzle is a position, the solver's side, and a line: the solver's moves altern
 opponent's replies (written in the game's notation), starting with the solver's move. At each of
 the solver's plies any move of ``accepted[i]`` is right (the line's own move always is); the
 other sides' plies are played for the solver. Backgammon's line has one entry: the play or the
-cube action (``double``, ``no double``, ``take``, ``drop``).
+cube action (``double``, ``no double``, ``take``, ``drop``). In Defiance an accepted answer
+``*;MOVE`` stands for every turn with that Command move, whatever its action.
 
 The sets ship as ``data/<game>.jsonl`` (one JSON object a line), written by the puzzle tool and
 re-verified by the tests against the source that proved them.
@@ -65,7 +66,10 @@ class Puzzle:
             return False
         if move == self.solver_moves()[index]:
             return True
-        return index < len(self.accepted) and move in self.accepted[index]
+        if index >= len(self.accepted):
+            return False
+        others = self.accepted[index]
+        return move in others or (";" in move and "*;" + move.split(";", 1)[1] in others)
 
     def to_json(self) -> dict[str, Any]:
         """The puzzle as one JSON object (lists for tuples)."""

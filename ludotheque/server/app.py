@@ -51,6 +51,8 @@ from .play.points import MATCHES
 from .play.routes import router as api_router
 from .play.service import GameService
 from .play.sockets import live
+from .puzzles.routes import pages as puzzle_pages
+from .puzzles.routes import router as puzzle_router
 from .settings import Settings
 from .store.bus import PostgresBus, make_bus
 from .store.db import make_engine, migrate, session_factory
@@ -160,6 +162,8 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.include_router(lobby_router)
     app.include_router(analysis_router)  # analyses, hints, the analysis board
     app.include_router(lessons_router)  # /learn: the lessons, each move judged by the engine
+    app.include_router(puzzle_router)  # /api/puzzles/...: attempts, answers, proofs
+    app.include_router(puzzle_pages)  # /puzzles: choosing, a puzzle's page, your mistakes
     app.include_router(bot_router)  # the Bot API: /api/account, /api/bot/..., /api/challenge/...
     app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat
     app.include_router(api_router)

@@ -121,6 +121,10 @@ class Settings(BaseSettings):
     hints_per_minute: Count = Field(
         default=120, description="best-move questions per client address per minute"
     )
+    puzzles_dir: str | None = Field(
+        default=None, description="a folder of puzzle sets (<game>.jsonl) served instead of "
+        "the shipped ones (default: the shipped sets)",
+    )  # fmt: skip
     log_format: Literal["text", "json"] = Field(
         default="text", description="logs on standard error: text, or json (an object a line)"
     )

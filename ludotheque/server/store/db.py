@@ -370,7 +370,7 @@ class PresenceRow(Base):
     __table_args__ = (Index("ix_presence_seen_at", "seen_at"),)
 
     process: Mapped[str] = mapped_column(String(24), primary_key=True)
-    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    key: Mapped[str] = mapped_column(String(48), primary_key=True)
     user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seen_at: Mapped[float] = mapped_column(Float)
 
@@ -394,6 +394,83 @@ class SettingRow(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class PuzzleRatingRow(Base):
+    """A puzzle's live Glicko-2 rating (a row once it has been rated: before, the set's)."""
+
+    __tablename__ = "puzzle_ratings"
+
+    puzzle_id: Mapped[str] = mapped_column(String(48), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    plays: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PuzzlePlayerRow(Base):
+    """An account's puzzle rating in one game, and its best streak there."""
+
+    __tablename__ = "puzzle_players"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    last_played: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PuzzleDoneRow(Base):
+    """A puzzle an account has answered, rated once: the row's primary key decides it (of two
+    first answers at once, the database keeps one)."""
+
+    __tablename__ = "puzzle_done"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(48), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    won: Mapped[bool] = mapped_column(Boolean)
+    change: Mapped[float] = mapped_column(Float, default=0.0)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PuzzleAttemptRow(Base):
+    """One try at a puzzle, by anyone (its id is the capability that plays it): how far the
+    solver got (``step``: the solver's moves answered right), its result once known (``win``,
+    ``loss``), whether it counts for the ratings, and the streak it belongs to."""
+
+    __tablename__ = "puzzle_attempts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(48))
+    game: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    mode: Mapped[str] = mapped_column(String(16))  # play | daily | streak | mistake
+    streak_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    solved: Mapped[bool] = mapped_column(Boolean, default=False)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PuzzleStreakRow(Base):
+    """A streak: puzzles of rising rating until a wrong move; ``count`` solved so far."""
+
+    __tablename__ = "puzzle_streaks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    over: Mapped[bool] = mapped_column(Boolean, default=False)
+    last_rating: Mapped[float] = mapped_column(Float, default=0.0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 def is_sqlite(url: str) -> bool:
