@@ -35,6 +35,9 @@ BODILESS = {
     "/api/challenge/{challenge_id}/accept",
     "/api/challenge/{challenge_id}/decline",
     "/api/challenge/{challenge_id}/cancel",
+    # joining and withdrawing from a tournament, as lichess's
+    "/api/tournament/{tid}/join",
+    "/api/tournament/{tid}/withdraw",
 }
 
 
