@@ -25,10 +25,13 @@ from .list_words import LISTS
 from .place_words import PLACE
 from .result_words import RESULT
 from .site_words import SITE
+from .tournament_words import TOURNAMENT
 
 __all__ = ["LANGUAGES", "pick_language", "texts", "translate"]
 
-PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **ACCOUNT, **BOARD, **LISTS, **RESULT}
+PAGE_WORDS: dict[str, English] = {
+    **SITE, **PLACE, **ACCOUNT, **BOARD, **LISTS, **RESULT, **TOURNAMENT,
+}  # fmt: skip
 """The words every page gives its scripts (the analysis's come with its own module)."""
 KEYED: dict[str, English] = {**PAGE_WORDS, **ANALYSIS}
 """Every word the pages and scripts ask for by key, in English."""

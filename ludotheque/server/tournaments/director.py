@@ -110,7 +110,12 @@ def check_spec(spec: dict[str, Any]) -> Spec:
         rounds = _int(spec.get("rounds"), 1, MAX_ROUNDS, BAD_ROUNDS)
     else:
         minutes = _int(spec.get("minutes"), 1, MAX_MINUTES, BAD_MINUTES)
-    starts_in = _int(spec.get("starts_in", 0), 0, MAX_DELAY_MINUTES, BAD_START)
+    try:
+        starts_in = float(str(spec.get("starts_in") or 0))
+    except ValueError:
+        raise GameError(BAD_START, "bad-tournament", 400) from None
+    if not 0 <= starts_in <= MAX_DELAY_MINUTES:  # (NaN is neither)
+        raise GameError(BAD_START, "bad-tournament", 400)
     return Spec(_clean_name(spec.get("name")), kind, g.name, g.ruleset, control.key, length,
                 rated, rounds, minutes, 60.0 * starts_in)  # fmt: skip
 

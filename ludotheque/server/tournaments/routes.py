@@ -14,11 +14,13 @@ part again every few seconds (``tournament.js``: polling, which any process answ
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from ... import load
 from ...games.backgammon.cube import MAX_LENGTH
 from ..accounts.identity import CSRF_FIELD, Who, require_csrf, who
 from ..accounts.rules import SIGN_IN_REQUIRED, AccountError
@@ -120,8 +122,21 @@ def _form_choices() -> dict[str, Any]:
             "max_minutes": MAX_MINUTES, "max_length": MAX_LENGTH}  # fmt: skip
 
 
+def _iso(stamp: float | None) -> str | None:
+    return None if stamp is None else datetime.fromtimestamp(stamp, UTC).isoformat()
+
+
+def _dated(item: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's summary with its times as ISO texts (for the pages' dates) and its
+    game's sides (the columns of its games)."""
+    return {**item, "starts_iso": _iso(item["starts_at"]), "ends_iso": _iso(item["ends_at"]),
+            "finished_iso": _iso(item["finished_at"]),
+            "sides": list(load(item["game"], item["ruleset"]).sides)}  # fmt: skip
+
+
 async def _list_page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
-    lists = await get_tournaments(request).listing()
+    listing = await get_tournaments(request).listing()
+    lists = {k: [_dated(item) for item in items] for k, items in listing.items()}
     return page(request, "tournaments.html", status, lists=lists, **_form_choices(), **context)
 
 
@@ -142,6 +157,8 @@ async def create_from_page(request: Request) -> Response:
         require_csrf(request, person, form.get(CSRF_FIELD))
         request.app.state.limits.check("create", address(request))
         spec = {k: v for k, v in form.items() if k != CSRF_FIELD}
+        game, _, ruleset = str(form.get("variant") or "").partition("/")
+        spec.update(game=game, ruleset=ruleset)
         spec["rated"] = form.get("rated") == "yes"
         tid = await get_tournaments(request).create(person, spec)
     except GameError as exc:
@@ -156,7 +173,7 @@ async def tournament_page(request: Request, tid: str, part: int = 0) -> HTMLResp
     person = await _looking(request)
     view = await get_tournaments(request).view(tid[:20], person.user.id if person.user else None)
     name = "tournament_live.html" if part else "tournament.html"
-    return page(request, name, t_view=view, error=request.query_params.get("error"))
+    return page(request, name, t_view=_dated(view))
 
 
 @router.post("/tournament/{tid}/{action}", include_in_schema=False)
@@ -175,6 +192,6 @@ async def act_from_page(request: Request, tid: str, action: str) -> Response:
             await tournaments.withdraw(person, tid[:20])
     except GameError as exc:
         view = await tournaments.view(tid[:20], person.user.id)
-        return page(request, "tournament.html", exc.status, t_view=view,
+        return page(request, "tournament.html", exc.status, t_view=_dated(view),
                     error=exc.in_language(language(request)))  # fmt: skip
     return RedirectResponse(f"/tournament/{tid[:20]}", status_code=303)

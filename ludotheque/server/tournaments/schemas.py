@@ -21,7 +21,7 @@ class TournamentBody(BaseModel):
     rated: bool = Field(default=True, description="whether its games are rated")
     rounds: int | None = Field(default=None, description="a Swiss's rounds (1 to 15)")
     minutes: int | None = Field(default=None, description="an arena's length (1 to 720)")
-    starts_in: int = Field(default=0, description="minutes from now to its start")
+    starts_in: float = Field(default=0, description="minutes from now to its start (0: now)")
 
 
 class TournamentMade(Answer):
