@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ludotheque.server.clock.controls import Clock, TimeControl, berserk, press
 from ludotheque.server.tournaments.pairing import (
     BLACK,
     WHITE,
@@ -187,3 +189,20 @@ def test_swiss_tie_breaks() -> None:
     assert (by[1].score, by[2].score, by[3].score, by[4].score) == (5, 4, 2, 1)
     assert by[1].buchholz == 4 + 2 + 1 and by[2].buchholz == 5 + 1 + 2
     assert by[1].sonneborn == 4 * 2 + 2 * 2 + 1 * 1
+
+
+def test_berserk_halves_the_time_and_takes_the_increment() -> None:
+    control = TimeControl.parse("3+2")
+    clock = press(Clock.new(control, ("rebels", "general")), 1000.0, "rebels")
+    mad = berserk(clock, "general")
+    assert mad.remaining == {"rebels": 180.0, "general": 90.0}
+    assert Clock.from_dict(mad.to_dict()) == mad
+    after = press(press(mad, 1001.0, "general"), 1011.0, "rebels")  # (the first moves: free)
+    after = press(press(after, 1012.0, "general"), 1022.0, "rebels")
+    assert after.remaining["general"] == 80.0  # ten seconds spent, no increment
+    assert after.remaining["rebels"] == 181.0  # one second spent, two gained
+    delay = Clock.new(TimeControl.parse("3+12d"), ("white", "black"))
+    for refused, side in ((after, "general"), (mad, "general"), (delay, "white")):
+        with pytest.raises(ValueError):
+            berserk(refused, side)
+    assert "berserk" not in clock.to_dict()  # the clocks stored before it read the same

@@ -202,3 +202,33 @@ def test_refusals(live: Live) -> None:
         c.call("POST", f"/api/tournament/{made['id']}/withdraw")
     assert not_in.value.status == 409
     stop(bridges)
+
+
+def test_berserk_in_an_arena(live: Live, clock: Skipping) -> None:
+    """Before its first move a bot goes berserk (half its time, no increment); its win then
+    gives 3 points instead of 2; once is all, and not after a move."""
+    a, b = bot(live.url, "berserka"), bot(live.url, "berserkb")
+    made = a.call("POST", "/api/tournaments", {"kind": "arena", "game": "general",
+                                              "control": "3+2", "minutes": 30,
+                                              "starts_in": 1})  # fmt: skip
+    tid = made["id"]
+    for c in (a, b):
+        c.call("POST", f"/api/tournament/{tid}/join")
+    clock.skip(60)
+    view = until(a, tid, lambda v: any(g["status"] == "playing" for g in v["pairings"]), 30)
+    assert view["berserk"] is True
+    game = view["pairings"][0]
+    a_first = game["white"]["name"] == "berserka"
+    assert a.call("POST", f"/api/tournament/{tid}/berserk") == {"ok": True}
+    with pytest.raises(ApiError) as again:
+        a.call("POST", f"/api/tournament/{tid}/berserk")
+    assert again.value.status == 409 and again.value.code == "too-late"
+    state = next(iter(a.stream(f"/api/bot/game/stream/{game['game_id']}")))["state"]
+    mine, theirs = ("rebels", "general") if a_first else ("general", "rebels")
+    assert state["times"][mine] == pytest.approx(state["times"][theirs] / 2, abs=1000)
+    view = until(a, tid, lambda v: v["games"][0]["berserk"] == ["white" if a_first else "black"],
+                 10)  # fmt: skip
+    b.call("POST", f"/api/bot/game/{game['game_id']}/resign")
+    view = until(a, tid, lambda v: v["games"][0]["status"] == "done", 30)
+    points = {s["player"]["name"]: s["points"] for s in view["standings"]}
+    assert points == {"berserka": 3, "berserkb": 0}

@@ -82,5 +82,14 @@ TOURNAMENT = words(
         "A win is 2 points, a draw 1. After two wins in a row a player is on fire: their "
         "points are doubled until a game that is not a win.",
     ),
+    word("tour.your_game", "Your game"),
+    word("tour.berserk", "Berserk"),
+    word("tour.berserk_help", "Half your time and no increment; a win gives one point more."),
+    word("tour.berserked", "You went berserk."),
+    word(
+        "tour.berserk_rule",
+        "Before their first move a player may go berserk: half their time, no increment, and "
+        "one point more for a win.",
+    ),
     word("tour.live", "This page follows the tournament as it goes."),
 )

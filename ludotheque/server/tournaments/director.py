@@ -31,6 +31,7 @@ from ..play.service import GameService
 from ..play.session import GameSession
 from ..rating.ranking import RATED_RULESETS, rating_of
 from ..store.db import EntrantRow, PairingRow, TournamentRow, UserRow
+from .berserk import allowed
 from .rounds import CHANNEL, UNFINISHED, finished_game_tournament, queue_job, wake
 from .scoring import LOSS, NONE, WIN, ArenaGame, SwissGame, arena_line, swiss_table
 
@@ -157,7 +158,8 @@ class Tournaments:
                     id=tid, name=checked.name, kind=checked.kind, game=checked.game,
                     ruleset=checked.ruleset, control=checked.control, length=checked.length,
                     rated=checked.rated, rounds=checked.rounds, minutes=checked.minutes,
-                    berserk=False, created_by=user_id, created_at=stamp, starts_at=starts,
+                    berserk=allowed(checked.kind, checked.game), created_by=user_id,
+                    created_at=stamp, starts_at=starts,
                     status="upcoming", round=0, step=0,
                 ))  # fmt: skip
                 db.flush()
@@ -287,6 +289,17 @@ class Tournaments:
         return await self.service.run_db(read)
 
 
+def _mine(rows: list[PairingRow], user_id: int | None, kind: str) -> dict[str, Any] | None:
+    """The reader's game being played here: its id, and whether they went berserk."""
+    if user_id is None:
+        return None
+    for r in rows:
+        if r.status == "playing" and user_id in (r.white, r.black) and r.game_id:
+            mine = r.berserk_white if r.white == user_id else r.berserk_black
+            return {"game_id": r.game_id, "url": f"/resume/{r.game_id}", "berserk": mine}
+    return None
+
+
 def _counts(db: Session, ids: list[str]) -> dict[str, int]:
     if not ids:
         return {}
@@ -328,7 +341,9 @@ def _flip(result: str | None) -> str:
 def _game(r: PairingRow, users: dict[int, UserRow]) -> dict[str, Any]:
     return {"round": r.round, "board": r.board, "white": _name(users, r.white),
             "black": _name(users, r.black), "game_id": r.game_id, "status": r.status,
-            "result": r.result, "url": f"/live/{r.game_id}" if r.game_id else None}  # fmt: skip
+            "result": r.result, "url": f"/live/{r.game_id}" if r.game_id else None,
+            "berserk": [side for side, on in (("white", r.berserk_white),
+                                              ("black", r.berserk_black)) if on]}  # fmt: skip
 
 
 def _view(t: TournamentRow, entrants: list[EntrantRow], rows: list[PairingRow],
@@ -385,7 +400,8 @@ def _view(t: TournamentRow, entrants: list[EntrantRow], rows: list[PairingRow],
     me = next((e for e in entrants if e.user_id == user_id), None)
     return {
         **_summary(t, sum(1 for e in entrants if not e.withdrawn)),
-        "now": timesource.time(), "berserk": False,
+        "now": timesource.time(), "berserk": bool(t.berserk),
+        "my_game": _mine(rows, user_id, t.kind),
         "standings": standings,
         "pairings": [_game(r, users) for r in current],
         "games": [_game(r, users) for r in rows],

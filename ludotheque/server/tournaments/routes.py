@@ -25,10 +25,11 @@ from ...games.backgammon.cube import MAX_LENGTH
 from ..accounts.identity import CSRF_FIELD, Who, require_csrf, who
 from ..accounts.rules import SIGN_IN_REQUIRED, AccountError
 from ..errors import GameError
-from ..play.deps import LimitsDep, address
+from ..play.deps import LimitsDep, ServiceDep, address
 from ..play.schemas import REFUSALS, documented
 from ..rating.ranking import RATED_RULESETS
 from ..web.pages import language, page, presets
+from .berserk import go_berserk
 from .director import KINDS, MAX_MINUTES, MAX_ROUNDS, Tournaments
 from .schemas import Done, TournamentBody, TournamentList, TournamentMade, TournamentView
 
@@ -104,6 +105,20 @@ async def api_withdraw(
     _signed_in(person)
     require_csrf(request, person)
     await tournaments.withdraw(person, tid[:20])
+    return {"ok": True}
+
+
+@router.post("/api/tournament/{tid}/berserk", response_model=None, tags=["tournaments"],
+             responses=documented(Done, "berserk"))  # fmt: skip
+async def api_berserk(
+    request: Request, tid: str, person: WhoNow, service: ServiceDep
+) -> dict[str, Any]:
+    """Go berserk in your arena game being played (the General, Defiance), before your first
+    move: half your time, no increment; a win gives one point more."""
+    _signed_in(person)
+    require_csrf(request, person)
+    assert person.user is not None
+    await go_berserk(service, tid[:20], person.user.id)
     return {"ok": True}
 
 
@@ -190,6 +205,8 @@ async def act_from_page(request: Request, tid: str, action: str) -> Response:
             await tournaments.join(person, tid[:20])
         elif action == "withdraw":
             await tournaments.withdraw(person, tid[:20])
+        elif action == "berserk":
+            await go_berserk(tournaments.service, tid[:20], person.user.id)
     except GameError as exc:
         view = await tournaments.view(tid[:20], person.user.id)
         return page(request, "tournament.html", exc.status, t_view=_dated(view),

@@ -70,13 +70,17 @@ class TournamentGame(Answer):
     result: str | None = Field(description="for the first side: `win`, `draw`, `loss`, "
                                "`none` (aborted) or `bye`")  # fmt: skip
     url: str | None
+    berserk: list[str] = Field(description="who went berserk: `white` (the first side), `black`")
 
 
 class TournamentView(TournamentSummary):
     """A tournament, its table, its pairings and its games."""
 
     now: float = Field(description="the server's time, seconds since the epoch")
-    berserk: bool
+    berserk: bool = Field(
+        description="whether its players may go berserk (arenas of the General and Defiance)"
+    )
+    my_game: dict[str, Any] | None = Field(description="the reader's game being played here")
     standings: list[dict[str, Any]] = Field(
         description="in order: arena `points`, `scores` per game, `fire`, `performance`; "
         "Swiss `score`, `buchholz`, `sonneborn`; each with `player`, `place`, `rating`"
