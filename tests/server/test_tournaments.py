@@ -232,3 +232,32 @@ def test_berserk_in_an_arena(live: Live, clock: Skipping) -> None:
     view = until(a, tid, lambda v: v["games"][0]["status"] == "done", 30)
     points = {s["player"]["name"]: s["points"] for s in view["standings"]}
     assert points == {"berserka": 3, "berserkb": 0}
+
+
+def test_a_swiss_of_backgammon_matches(live: Live, clock: Skipping) -> None:
+    """A backgammon tournament plays matches (here to 3 points) through the existing match
+    play: a pairing's result is its match's, read from the match's last game."""
+    clients, bridges = bots(live, 2, "backgammon")
+    made = clients[0].call("POST", "/api/tournaments", {
+        "kind": "swiss", "game": "backgammon", "ruleset": "match", "length": 3,
+        "control": "1+12d", "rounds": 1, "starts_in": 1})  # fmt: skip
+    tid = made["id"]
+    for c in clients:
+        c.call("POST", f"/api/tournament/{tid}/join")
+    clock.skip(60)
+    view = until(clients[0], tid, lambda v: v["status"] == "finished", 600)
+    (game,) = view["games"]
+    assert game["result"] in ("win", "loss") and view["berserk"] is False
+    # the match's games: the first, then each next one, to the end of the match
+    game_id = game["game_id"]
+    record = clients[0].call("GET", f"/api/games/{game_id}")
+    while record["game_extra"]["next"] == "next":  # the match goes on in its next game
+        state = next(iter(clients[0].stream(f"/api/bot/game/stream/{game_id}")))["state"]
+        game_id = state["nextGame"]
+        record = clients[0].call("GET", f"/api/games/{game_id}")
+    assert record["game_extra"]["next"] == "new-match"
+    winner = record["game_extra"]["match_winner"]
+    assert game["result"] == ("win" if winner == "white" else "loss")
+    scores = sorted(s["score"] for s in view["standings"])
+    assert scores == [0, 1]
+    stop(bridges)
