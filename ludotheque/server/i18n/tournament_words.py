@@ -58,6 +58,7 @@ TOURNAMENT = words(
     word("tour.col.score", "Score"),
     word("tour.col.buchholz", "Buchholz"),
     word("tour.col.sb", "Sonneborn-Berger"),
+    word("tour.col.sb_short", "S-B"),
     word("tour.col.perf", "Performance"),
     word("tour.col.rating", "Rating"),
     word("tour.col.round", "Round"),
