@@ -12,9 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from ludotheque.bridge import ApiError, Bridge, Client, agent_engine
 from ludotheque.server import timesource
+from ludotheque.server.store.db import TournamentRow
 from ludotheque.server.timesource import TimeSource
 from ludotheque.server.tournaments.scoring import ArenaGame, arena_line
 from tests.server.live import Live, bot, live_server
@@ -261,3 +263,26 @@ def test_a_swiss_of_backgammon_matches(live: Live, clock: Skipping) -> None:
     scores = sorted(s["score"] for s in view["standings"])
     assert scores == [0, 1]
     stop(bridges)
+
+
+def test_a_game_the_service_refuses_does_not_stall_a_swiss(live: Live, clock: Skipping) -> None:
+    """A pairing whose game cannot be made (here: a time control spoiled in the database
+    after the tournament was made) is done without result, and the rounds go on (the second
+    pairs nobody: the two players met in the first, and no pairing is ever repeated)."""
+    a, b = bot(live.url, "stalla"), bot(live.url, "stallb")
+    made = a.call("POST", "/api/tournaments", {"kind": "swiss", "game": "general",
+                                              "control": "3+2", "rounds": 2,
+                                              "starts_in": 1})  # fmt: skip
+    for c in (a, b):
+        c.call("POST", f"/api/tournament/{made['id']}/join")
+    with live.app.state.service.sessions() as db:
+        db.execute(update(TournamentRow).where(TournamentRow.id == made["id"])
+                   .values(control="bogus"))  # fmt: skip
+        db.commit()
+    clock.skip(60)
+    view = until(a, made["id"], lambda v: v["status"] == "finished", 60)
+    assert view["round"] == 2
+    assert [(g["round"], g["status"], g["result"], g["url"]) for g in view["games"]] == [
+        (1, "done", "none", None)
+    ]
+    assert [s["score"] for s in view["standings"]] == [0, 0]

@@ -24,6 +24,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -335,7 +336,22 @@ class Rounds:
                 made += 1
             except Taken:
                 continue
+            except GameError as exc:  # the game cannot be made: the pairing has no result
+                log.warning("tournament %s: game %s not made: %s", t.id, row.game_id,
+                            exc.message)  # fmt: skip
+                await self.service.run_db(partial(self._unplayable, row.id))
         return made
+
+    def _unplayable(self, pairing_id: int) -> None:
+        """A pairing whose game the service refused: done, without result (a Swiss round
+        never waits for it)."""
+        with self.service.sessions() as db:
+            db.execute(
+                update(PairingRow)
+                .where(PairingRow.id == pairing_id, PairingRow.status == "pending")
+                .values(status="done", result=NONE, finished_at=timesource.time(), game_id=None)
+            )  # fmt: skip
+            db.commit()
 
     async def _make(self, t: TournamentRow, row: PairingRow, people: dict[int, Person]) -> None:
         assert row.game_id is not None and row.black is not None
