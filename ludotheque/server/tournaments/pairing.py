@@ -182,12 +182,17 @@ def swiss_round(players: Sequence[Entrant]) -> Round:
     if len(ordered) % 2 == 1:
         candidates = [p for p in reversed(ordered) if not p.had_bye] or list(reversed(ordered))
         best: tuple[Entrant, list[tuple[Entrant, Entrant]]] | None = None
-        for candidate in candidates:
-            rest = [p for p in ordered if p.id != candidate.id]
-            pairs = _best(rest)
-            if best is None or len(pairs) > len(best[1]):
-                best = (candidate, pairs)
-            if 2 * len(pairs) == len(rest):
+        # the lowest ranked whose leaving lets the others pair without a colour clash; else
+        # the lowest ranked whose leaving lets them pair at all; else the most pairs
+        for strict in (True, False):
+            for candidate in candidates:
+                rest = [p for p in ordered if p.id != candidate.id]
+                pairs = _match(rest, strict=strict)
+                if best is None or len(pairs) > len(best[1]):
+                    best = (candidate, pairs)
+                if 2 * len(pairs) == len(rest):
+                    break
+            if best is not None and 2 * len(best[1]) == len(ordered) - 1:
                 break
         assert best is not None
         bye, pairs = best[0].id, best[1]
