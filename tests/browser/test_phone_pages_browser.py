@@ -127,7 +127,7 @@ def test_the_phone_header_is_one_row_with_a_menu(
             # a tap opens it: the pages and the account's links, each a full target
             button.click()
             expect(button).to_have_attribute("aria-expanded", "true")
-            expect(page.locator("#site-nav a")).to_have_count(6)
+            expect(page.locator("#site-nav a")).to_have_count(7)
             for link in page.locator(
                 "#site-nav a, #account-actions a, #account-actions button"
             ).all():
