@@ -50,6 +50,7 @@ from .play.mat_files import router as mat_router
 from .play.points import MATCHES
 from .play.routes import router as api_router
 from .play.service import GameService
+from .play.session import GameSession
 from .play.sockets import live
 from .puzzles.routes import pages as puzzle_pages
 from .puzzles.routes import router as puzzle_router
@@ -58,6 +59,9 @@ from .store.bus import PostgresBus, make_bus
 from .store.db import make_engine, migrate, session_factory
 from .store.dberrors import Outage
 from .store.secret import server_secret
+from .tournaments.director import Tournaments
+from .tournaments.rounds import Rounds, TournamentWorker
+from .tournaments.routes import router as tournament_router
 from .web.docs import router as docs_router
 from .web.guard import Guard, RateLimits
 from .web.pages import error_page, looking
@@ -103,6 +107,19 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     secret = server_secret(settings, engine)
     lobby = Lobby(service, users, bus, secret)
     chat = Chat(service, bus, hub)
+    tournaments = Tournaments(service)
+    rounds = Rounds(service, secret)
+
+    async def changed(session: GameSession) -> None:
+        """A game changed: its sockets are told; a tournament's game that ended wakes its
+        tournament."""
+        await hub.broadcast(session)
+        try:
+            await tournaments.heard(session)
+        except Exception as exc:  # the tournament's own job looks again soon (its tick)
+            log.warning("waking the tournament of game %s failed: %s", session.id, exc)
+
+    service.on_change = changed
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -117,6 +134,8 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
         # flag falls and ratings never wait behind a computer that thinks
         chores = Worker(service, None, kinds=CHORES)
         tasks.append(asyncio.create_task(chores.run(stop)))
+        # tournaments' starts, rounds, re-pairings and ends: jobs any process takes
+        tasks.append(asyncio.create_task(TournamentWorker(service, rounds).run(stop)))
         tasks.append(asyncio.create_task(_sweep(service, stop)))
         if shared is not None:
             tasks.append(asyncio.create_task(shared.run(stop)))
@@ -152,6 +171,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.state.secret = secret
     app.state.lobby = lobby
     app.state.chat = chat
+    app.state.tournaments = tournaments
     app.mount("/static", StaticFiles(directory=HERE / "web" / "static"), name="static")
     app.include_router(ops_router)  # /healthz, /readyz, /metrics
     app.include_router(pages_router)
@@ -164,6 +184,7 @@ def create_app(settings: Settings | None = None, *, migrated: bool = False) -> F
     app.include_router(lessons_router)  # /learn: the lessons, each move judged by the engine
     app.include_router(puzzle_router)  # /api/puzzles/...: attempts, answers, proofs
     app.include_router(puzzle_pages)  # /puzzles: choosing, a puzzle's page, your mistakes
+    app.include_router(tournament_router)  # /tournaments, /api/tournament/...
     app.include_router(bot_router)  # the Bot API: /api/account, /api/bot/..., /api/challenge/...
     app.include_router(mat_router)  # before api_router: /api/games/{id}/match.mat
     app.include_router(api_router)

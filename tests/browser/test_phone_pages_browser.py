@@ -127,8 +127,8 @@ def test_the_phone_header_is_one_row_with_a_menu(
             # a tap opens it: the pages and the account's links, each a full target
             button.click()
             expect(button).to_have_attribute("aria-expanded", "true")
-            # the pages (Play, Lobby, Leaderboard, Archive, Puzzles, Rules, Learn) and the language
-            expect(page.locator("#site-nav a")).to_have_count(8)
+            # the pages (Play, Lobby, Leaderboard, Archive, Tournaments, Puzzles, Rules, Learn)
+            expect(page.locator("#site-nav a")).to_have_count(9)
             for link in page.locator(
                 "#site-nav a, #account-actions a, #account-actions button"
             ).all():

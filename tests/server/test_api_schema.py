@@ -35,6 +35,10 @@ BODILESS = {
     "/api/challenge/{challenge_id}/accept",
     "/api/challenge/{challenge_id}/decline",
     "/api/challenge/{challenge_id}/cancel",
+    # joining, withdrawing from a tournament and going berserk in it, as lichess's
+    "/api/tournament/{tid}/join",
+    "/api/tournament/{tid}/withdraw",
+    "/api/tournament/{tid}/berserk",
 }
 
 

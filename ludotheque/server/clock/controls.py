@@ -232,7 +232,9 @@ class Clock:
 
     ``remaining``: per side, the seconds of main time (Fischer), of reserve (delay), or of the
     time per move (correspondence), as they stood when ``running`` started; ``running`` is the
-    side whose clock runs (``None``: none) since ``since``; ``moves`` counts each side's moves.
+    side whose clock runs (``None``: none) since ``since``; ``moves`` counts each side's moves;
+    ``berserk``: the sides that gave up half their time and their increment (a tournament's
+    berserk, see ``berserk``).
     """
 
     control: TimeControl
@@ -240,6 +242,7 @@ class Clock:
     running: str | None = None
     since: float | None = None
     moves: Mapping[str, int] = field(default_factory=dict)
+    berserk: frozenset[str] = frozenset()
 
     @classmethod
     def new(cls, control: TimeControl, sides: tuple[str, ...]) -> Clock:
@@ -296,13 +299,16 @@ class Clock:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready copy, to store with the game (``from_dict`` reads it back)."""
-        return {
+        out: dict[str, Any] = {
             "control": self.control.key,
             "remaining": dict(self.remaining),
             "running": self.running,
             "since": self.since,
             "moves": dict(self.moves),
         }
+        if self.berserk:  # (absent otherwise: the clocks stored before it read the same)
+            out["berserk"] = sorted(self.berserk)
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> Clock:
@@ -313,6 +319,7 @@ class Clock:
             moves = {str(k): int(v) for k, v in data["moves"].items()}
             running = data["running"]
             since = None if data["since"] is None else float(data["since"])
+            berserk = frozenset(str(s) for s in data.get("berserk", ()))
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise ValueError(f"not a clock: {data!r}") from exc
         sides = tuple(remaining)
@@ -320,7 +327,9 @@ class Clock:
             raise ValueError(f"not a clock: {data!r}")
         if (running is None) != (since is None) or min(remaining.values()) < 0:
             raise ValueError(f"not a clock: {data!r}")
-        return cls(control, remaining, running, since, moves)
+        if not berserk <= set(sides):
+            raise ValueError(f"not a clock: {data!r}")
+        return cls(control, remaining, running, since, moves, berserk)
 
     def view(self, now: float) -> dict[str, Any]:
         """What the browser needs to draw the clocks and let them tick: the times left at
@@ -383,7 +392,7 @@ def press(clock: Clock, now: float, next_side: str | None) -> Clock:
     remaining = dict(clock.remaining)
     if not clock._free(side):
         remaining[side] -= clock._charge(now - since)
-        if clock.control.kind == FISCHER and next_side is not None:
+        if clock.control.kind == FISCHER and next_side is not None and side not in clock.berserk:
             remaining[side] += clock.control.step
     if clock.control.kind == CORRESPONDENCE:
         remaining[side] = clock.control.base  # (the next move's time)
@@ -391,7 +400,21 @@ def press(clock: Clock, now: float, next_side: str | None) -> Clock:
             remaining[next_side] = clock.control.base
     moves = dict(clock.moves)
     moves[side] += 1
-    return Clock(clock.control, remaining, next_side, None if next_side is None else now, moves)
+    return Clock(clock.control, remaining, next_side, None if next_side is None else now, moves,
+                 clock.berserk)  # fmt: skip
+
+
+def berserk(clock: Clock, side: str) -> Clock:
+    """``side`` goes berserk (lichess's arena rule): half its time, no increment from now on.
+    Only before its first move, on a live Fischer clock, once (``ValueError`` otherwise)."""
+    _side(clock, side)
+    if clock.control.kind != FISCHER or not clock.control.live:
+        raise ValueError("berserk is for live Fischer clocks")
+    if not clock._first_move(side) or side in clock.berserk:
+        raise ValueError("berserk only before one's first move, once")
+    remaining = dict(clock.remaining)
+    remaining[side] = remaining[side] / 2.0
+    return replace(clock, remaining=remaining, berserk=clock.berserk | {side})
 
 
 def stop(clock: Clock, now: float) -> Clock:
@@ -400,7 +423,7 @@ def stop(clock: Clock, now: float) -> Clock:
     if clock.running is None:
         return clock
     left = clock.left(now)
-    return Clock(clock.control, left, None, None, dict(clock.moves))
+    return Clock(clock.control, left, None, None, dict(clock.moves), clock.berserk)
 
 
 # -- leaving a game ----------------------------------------------------------------------------

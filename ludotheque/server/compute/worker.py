@@ -67,6 +67,7 @@ class Job:
     seq: int
     attempts: int
     kind: str = "computer"
+    tournament_id: str | None = None  # a tournament's own job (``tournaments.rounds``)
 
 
 class Worker:
@@ -119,7 +120,9 @@ class Worker:
             ).first()  # fmt: skip
             if row is None:
                 return None
-            job = Job(row.id, row.game_id, row.seq, row.attempts + 1, row.kind)
+            job = Job(
+                row.id, row.game_id or "", row.seq, row.attempts + 1, row.kind, row.tournament_id
+            )
             over = job.attempts > self.tries(row.kind)  # its workers died on every try
             values: dict[str, object] = (
                 {"status": DEAD, "lease_until": None, "finished_at": stamp,

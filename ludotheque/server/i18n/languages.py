@@ -27,10 +27,13 @@ from .place_words import PLACE
 from .puzzle_words import PUZZLES
 from .result_words import RESULT
 from .site_words import SITE
+from .tournament_words import TOURNAMENT
 
 __all__ = ["LANGUAGES", "pick_language", "texts", "translate"]
 
-PAGE_WORDS: dict[str, English] = {**SITE, **PLACE, **ACCOUNT, **BOARD, **LISTS, **RESULT, **PUZZLES}
+PAGE_WORDS: dict[str, English] = {
+    **SITE, **PLACE, **ACCOUNT, **BOARD, **LISTS, **RESULT, **PUZZLES, **TOURNAMENT,
+}  # fmt: skip
 """The words every page gives its scripts (the analysis's come with its own module)."""
 KEYED: dict[str, English] = {**PAGE_WORDS, **ANALYSIS, **LESSONS}
 """Every word the pages and scripts ask for by key, in English."""

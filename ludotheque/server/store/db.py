@@ -125,12 +125,18 @@ class JobRow(Base):
     __tablename__ = "jobs"
     __table_args__ = (
         UniqueConstraint("game_id", "kind", "seq"),
+        UniqueConstraint("tournament_id", "kind", "seq", name="uq_jobs_tournament_kind_seq"),
         Index("ix_jobs_status_not_before", "status", "not_before"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    kind: Mapped[str] = mapped_column(String(16))  # computer | clock | rate
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # computer | clock | rate | tournament | ...
+    # the game the job is about; a tournament's own jobs (its start, rounds, re-pairings and
+    # end) have none, and say their tournament instead (``seq``: the tournament's step)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True, nullable=True)
+    tournament_id: Mapped[str | None] = mapped_column(
+        ForeignKey("tournaments.id"), index=True, nullable=True
+    )
     seq: Mapped[int] = mapped_column(Integer)  # the log position the job answers
     status: Mapped[str] = mapped_column(String(16), default="queued")  # queued|running|done|failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -385,6 +391,76 @@ class LessonRow(Base):
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     step: Mapped[str] = mapped_column(String(32), primary_key=True)
     solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class TournamentRow(Base):
+    """A tournament: an arena (``minutes`` long, players paired again as they finish) or a
+    Swiss (``rounds`` rounds), of one game and ruleset on one clock (backgammon: matches of
+    ``length`` points). ``status`` goes upcoming → running → finished; ``step`` counts the
+    tournament's changes (its jobs are one per step: of two workers, one moves it on);
+    ``round`` is the Swiss round being played (the arena's: how many pairings were made).
+    Times are seconds since the epoch."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_status_starts", "status", "starts_at"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(8))  # arena | swiss
+    game: Mapped[str] = mapped_column(String(32))
+    ruleset: Mapped[str] = mapped_column(String(32))
+    control: Mapped[str] = mapped_column(String(16))
+    length: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    berserk: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[float] = mapped_column(Float)
+    starts_at: Mapped[float] = mapped_column(Float)
+    ends_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    status: Mapped[str] = mapped_column(String(12), default="upcoming")
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    step: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class EntrantRow(Base):
+    """A player of a tournament: their rating when they joined (the Swiss pairing number
+    follows it), and whether they withdrew (a withdrawn player is paired no more; their games
+    stay in the table)."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    rating: Mapped[float] = mapped_column(Float)
+    joined_at: Mapped[float] = mapped_column(Float)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PairingRow(Base):
+    """A tournament game (or a Swiss bye: no black, no game): who plays the first side
+    (``white``) and the second (``black``), the game once made (``pending`` → ``playing`` →
+    ``done``), its result for the first side (``win``, ``draw``, ``loss``, ``none`` for a game
+    without result, ``bye``) and who played berserk."""
+
+    __tablename__ = "tournament_games"
+    __table_args__ = (Index("ix_tournament_games_t_status", "tournament_id", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer, default=0)
+    white: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    black: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    status: Mapped[str] = mapped_column(String(8), default="pending")
+    result: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    berserk_white: Mapped[bool] = mapped_column(Boolean, default=False)
+    berserk_black: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SettingRow(Base):

@@ -2,14 +2,14 @@
 streaks, the puzzles each account has answered (rated once), attempts and streaks.
 
 Revision ID: 0014
-Revises: 0012 (the tournaments' 0013 is written at the same time: re-chained at the merge)
+Revises: 0013
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0012"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,96 @@
+"""The words of the tournaments' pages (the lists, the form, a tournament's page), in English;
+their French is in the catalogue (see ``catalog``), by key."""
+
+from __future__ import annotations
+
+from .keyed import word, word_n, words
+
+TOURNAMENT = words(
+    word("nav.tournaments", "Tournaments"),
+    word("tour.title", "Tournaments"),
+    word("tour.intro", "Arenas and Swiss tournaments on a clock, for every game; bots play too."),
+    word("tour.upcoming", "Upcoming"),
+    word("tour.running", "Playing now"),
+    word("tour.finished", "Finished"),
+    word("tour.none", "None for now."),
+    word("tour.new", "Create a tournament"),
+    word("tour.signin", "Sign in to create a tournament or to play in one."),
+    word("tour.name", "Name (optional)"),
+    word("tour.kind", "Kind"),
+    word("tour.kind.arena", "Arena"),
+    word("tour.kind.swiss", "Swiss"),
+    word(
+        "tour.kind_help",
+        "Arena: for a fixed time, players are paired again as soon as they finish. "
+        "Swiss: a fixed number of rounds, everybody plays each round.",
+    ),
+    word("tour.rounds", "Rounds (Swiss)"),
+    word("tour.minutes", "Duration in minutes (arena)"),
+    word("tour.length", "Match length in points (backgammon matches)"),
+    word("tour.starts_in", "Starts in (minutes)"),
+    word("tour.rated", "Rated"),
+    word("tour.casual", "Casual"),
+    word("tour.create", "Create the tournament"),
+    word_n("tour.players", "{n} player", "{n} players"),
+    word_n("tour.rounds_n", "{n} round", "{n} rounds"),
+    word_n("tour.minutes_n", "{n} minute", "{n} minutes"),
+    word_n("tour.match_n", "match to {n} point", "match to {n} points"),
+    word("tour.round_of", "Round {n} of {of}"),
+    word("tour.starts", "Starts"),
+    word("tour.ends", "Ends"),
+    word("tour.ended", "Ended"),
+    word("tour.join", "Join"),
+    word("tour.withdraw", "Withdraw"),
+    word("tour.joined", "You play in this tournament."),
+    word("tour.signin_join", "Sign in to join"),
+    word("tour.standings", "Standings"),
+    word("tour.final", "Final standings"),
+    word("tour.pairings", "Pairings"),
+    word("tour.round", "Round {n}"),
+    word("tour.playing", "Games being played"),
+    word("tour.games", "Every game"),
+    word("tour.no_players", "No player yet."),
+    word("tour.no_games", "No game yet."),
+    word("tour.col.place", "Place"),
+    word("tour.col.player", "Player"),
+    word("tour.col.points", "Points"),
+    word("tour.col.scores", "Games"),
+    word("tour.col.score", "Score"),
+    word("tour.col.buchholz", "Buchholz"),
+    word("tour.col.sb", "Sonneborn-Berger"),
+    word("tour.col.sb_short", "S-B"),
+    word("tour.col.perf", "Performance"),
+    word("tour.col.rating", "Rating"),
+    word("tour.col.round", "Round"),
+    word("tour.col.result", "Result"),
+    word("tour.col.game", "Game"),
+    word("tour.result.bye", "Bye"),
+    word("tour.result.none", "No result"),
+    word("tour.result.playing", "Playing"),
+    word("tour.result.pending", "Starting"),
+    word("tour.watch", "Watch"),
+    word("tour.fire", "on fire: points doubled"),
+    word("tour.withdrawn", "withdrew"),
+    word("tour.unnamed", "{kind} of {game}"),
+    word(
+        "tour.tiebreaks",
+        "A win is 1, a draw ½, a bye 1. Ties: Buchholz (the sum of the opponents’ scores, "
+        "none cut), then Sonneborn-Berger (the scores of the opponents beaten, half of those "
+        "drawn).",
+    ),
+    word(
+        "tour.arena_rules",
+        "A win is 2 points, a draw 1. After two wins in a row a player is on fire: their "
+        "points are doubled until a game that is not a win.",
+    ),
+    word("tour.your_game", "Your game"),
+    word("tour.berserk", "Berserk"),
+    word("tour.berserk_help", "Half your time and no increment; a win gives one point more."),
+    word("tour.berserked", "You went berserk."),
+    word(
+        "tour.berserk_rule",
+        "Before their first move a player may go berserk: half their time, no increment, and "
+        "one point more for a win.",
+    ),
+    word("tour.live", "This page follows the tournament as it goes."),
+)

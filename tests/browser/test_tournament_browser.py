@@ -1,0 +1,107 @@
+"""The tournaments' pages in a real browser, in English and French, on a laptop (1366×768) and a
+phone (390×844): the list and its form; a tournament made through the form, joined and left
+with its buttons; a Swiss played by two bots (Bot API clients in the test's process) followed
+on its page, its pairings while it runs, then its final table with its tie-breaks; the
+navigation's link; axe finds nothing on any of these pages."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from ludotheque.bridge import Bridge, Client, agent_engine
+from tests.browser.conftest import Server, shot
+from tests.browser.test_account_browser import browser_page, found, sign_up
+from tests.server.live import bot
+
+CASES = [(lang, size) for lang in ("en", "fr") for size in ("desktop", "phone")]
+WORDS = {
+    "en": {"nav": "Tournaments", "joined": "You play in this tournament.", "join": "Join",
+           "final": "Final standings", "round": "Round 1", "swiss": "Swiss"},
+    "fr": {"nav": "Tournois", "joined": "Vous jouez dans ce tournoi.", "join": "S’inscrire",
+           "final": "Classement final", "round": "Ronde 1", "swiss": "Système suisse"},
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def tour_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LUDOTHEQUE_PASSWORD_MEMORY", "8")  # cheap hashes: the test is not slow
+        server = Server(tmp_path_factory.mktemp("tour") / "tour.sqlite3")
+        server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def players(tour_server: Server) -> Iterator[list[Client]]:
+    """Two bots that play whatever game they are given (random legal moves)."""
+    clients = [bot(tour_server.url, name) for name in ("rookbot", "pawnbot")]
+    bridges = [Bridge(c, agent_engine("general:random", seed=n)) for n, c in enumerate(clients)]
+    for bridge in bridges:
+        threading.Thread(target=bridge.run, daemon=True).start()
+    yield clients
+    for bridge in bridges:
+        bridge.stop.set()
+
+
+@pytest.mark.parametrize(("lang", "size"), CASES)
+def test_tournament_pages(
+    tour_server: Server, players: list[Client], new_page: Callable[..., Page], lang: str,
+    size: str,
+) -> None:  # fmt: skip
+    server, words, where = tour_server, WORDS[lang], f"tournament-{lang}-{size}"
+    problems: list[str] = []
+    page = browser_page(new_page, server, lang, size)
+    sign_up(page, server, f"tour{lang}{size[0]}")
+    # the list, reached from the navigation (a phone's menu first)
+    if page.locator("#menu-button").is_visible():
+        page.click("#menu-button")
+    page.get_by_role("link", name=words["nav"], exact=True).click()
+    page.wait_for_url("**/tournaments")
+    expect(page.locator("#tour-form")).to_be_visible()
+    problems += found(page, f"{where}-list")
+    shot(page, f"{where}-list")
+    # a tournament made through the form, joined and left with its buttons
+    page.fill("#tour-name", f"Test {lang} {size}")
+    page.select_option("#tour-kind", "swiss")
+    page.select_option("#tour-variant", "general/default")
+    page.select_option("#tour-control", "3+2")
+    page.fill("#tour-rounds", "3")
+    page.fill("#tour-starts", "60")
+    page.click("#tour-create")
+    page.wait_for_url("**/tournament/*")
+    expect(page.locator("#tour-title")).to_have_text(f"Test {lang} {size}")
+    expect(page.locator("#tour-facts")).to_contain_text(words["swiss"])
+    page.click("#tour-join")
+    expect(page.locator("#tour-joined")).to_have_text(words["joined"])
+    expect(page.locator("#standings")).to_contain_text(f"tour{lang}{size[0]}")
+    problems += found(page, f"{where}-joined")
+    shot(page, f"{where}-joined")
+    page.click("#tour-withdraw")
+    expect(page.locator("#tour-join")).to_have_text(words["join"])
+    # a Swiss of the two bots, followed on its page: its pairings, then its final table
+    made = players[0].call("POST", "/api/tournaments", {
+        "name": f"Bots {lang} {size}", "kind": "swiss", "game": "general", "control": "1+0",
+        "rounds": 1, "starts_in": 0.05})  # fmt: skip
+    for client in players:
+        client.call("POST", f"/api/tournament/{made['id']}/join")
+    page.goto(server.url + made["url"])
+    expect(page.locator("#tour-pairings-title, #tour-games-title").first).to_be_visible(
+        timeout=30_000
+    )
+    if page.locator("#pairings").count():
+        expect(page.locator("#tour-pairings-title")).to_have_text(words["round"])
+        problems += found(page, f"{where}-running")
+        shot(page, f"{where}-running")
+    expect(page.locator("#tour-standings-title")).to_have_text(words["final"], timeout=90_000)
+    expect(page.locator("#standings tbody tr")).to_have_count(2)
+    expect(page.locator("#all-games tbody tr")).to_have_count(1)
+    assert page.locator("#standings thead th").count() == 6  # place, player, score, two ties
+    problems += found(page, f"{where}-final")
+    shot(page, f"{where}-final")
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    assert not problems, "\n".join(problems)
