@@ -19,9 +19,10 @@ JaVaFo's user manual, which ``report`` builds in memory, one ``001`` line a play
   pairing-allocated bye; ``Z`` for a round not paired (not yet entered, or left unpaired).
 
 Then ``XXR`` the rounds planned (the last round's top scorers may break colour rules, C.04.3
-A.7), ``XXC white1`` (the first board's higher player is white in round 1) and ``XXZ`` the
-withdrawn players: in the report, for their games, but paired no more. The engine answers the
-pairs (white, black) in board order and the bye.
+A.7), ``XXS`` the points (py4swiss's default, which is ours: a win, the bye 1, a draw ½, a
+forfeit loss and a round not paired 0), ``XXC white1`` (the first board's higher player is
+white in round 1) and ``XXZ`` the withdrawn players: in the report, for their games, but
+paired no more. The engine answers the pairs (white, black) in board order and the bye.
 
 When no pairing satisfies the Dutch system's absolute criteria (no repeated game, no second
 bye, no two players who both must have the same colour meet: C.04.3 C1–C3), the engine pairs
