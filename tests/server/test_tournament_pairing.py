@@ -148,6 +148,27 @@ def test_withdrawn_players_are_not_paired() -> None:
     assert [set(pair) for pair in swiss_round(left).pairs] == [{2, 4}]
 
 
+def test_when_the_dutch_system_pairs_nobody() -> None:
+    """The Dutch engine answers nothing when its absolute rules leave no pairing: then the
+    most players are paired without a repeat, whatever their colours. Four players who all
+    met: nobody is paired. Two who must both have black (white twice in a row) and never
+    met: they play all the same, one of them black."""
+    history: dict[int, tuple[Game, ...]] = dict.fromkeys(range(1, 5), ())
+    for white, black in ((1, 2), (4, 3), (3, 1), (2, 4), (1, 4), (3, 2)):  # white wins
+        history[white] += (Game(WIN, black, WHITE),)
+        history[black] += (Game(LOSS, white, BLACK),)
+    met = [Entrant(i, i, games) for i, games in history.items()]
+    nobody = swiss_round(met)
+    assert nobody.pairs == [] and nobody.bye is None and sorted(nobody.unpaired) == [1, 2, 3, 4]
+    twice = [Entrant(i, i, (Game(WIN, 10 + i, WHITE), Game(WIN, 20 + i, WHITE))) for i in (1, 2)]
+    g, out = Game, Game(ABSENT)
+    gone = {11: (g(LOSS, 1, BLACK), out), 12: (g(LOSS, 2, BLACK), out),
+            21: (out, g(LOSS, 1, BLACK)), 22: (out, g(LOSS, 2, BLACK))}  # fmt: skip
+    others = [Entrant(i, i, g, withdrawn=True) for i, g in gone.items()]
+    made = swiss_round(twice + others)
+    assert [set(pair) for pair in made.pairs] == [{1, 2}] and not made.unpaired
+
+
 def _play(n: int, rounds: int, rnd: random.Random) -> None:
     """A random Swiss of ``n`` players, each round's pairings checked as they come."""
     games: dict[int, list[Game]] = {i: [] for i in range(n)}
