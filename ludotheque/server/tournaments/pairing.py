@@ -1,31 +1,34 @@
-"""Pairings for tournaments, pure: the Swiss system's rounds (after FIDE's Dutch system) and the
-arena's pairing of whoever is waiting.
+"""Pairings for tournaments, pure: the Swiss system's rounds (FIDE's Dutch system, by
+``py4swiss``) and the arena's pairing of whoever is waiting.
 
-No well-kept Python library pairs by the Dutch system, so a round is a maximum-weight matching
-(``networkx``) over the pairs that may meet, each pair's weight encoding, in this order of
-priority (each level outweighs everything below it together):
+A Swiss round is paired by py4swiss's Dutch engine (FIDE Handbook C.04.3, the Dutch system in
+force until 2026; its authors test it to give bbpPairings' pairings, the engine FIDE endorses).
+It reads the tournament's history as a TRF(x), the FIDE tournament report file as extended by
+JaVaFo's user manual, which ``report`` builds in memory, one ``001`` line a player:
 
-1. no repeated pairing: a pair that met is no edge at all (a hard constraint);
-2. colours: two players whose absolute preferences (a colour difference beyond ±1, or the same
-   colour twice in a row: FIDE C.04.3 A.6) are the same colour are no edge either, unless no
-   complete pairing is left without them (then they are the heaviest penalty below 1);
-3. score groups: pair within one's score; else float the fewest players, by the smallest
-   score differences (the difference squared is paid);
-4. colour preferences: two mild preferences for the same colour cost a little;
-5. the Dutch order inside a score group: its top half (S1) meets its bottom half (S2) in
-   order (1–5, 2–6, …); a pair away from that order pays its distance, more for the higher
-   ranked, and more again when both are in one half (the Dutch system swaps inside S2 before
-   it exchanges players between S1 and S2). A player who floats down meets the highest ranked
-   of the group below first.
+- the starting number (columns 5–8): the pairing number, 1 for the highest rating at entry
+  (``Entrant.rank``, renumbered 1…N without gaps);
+- the name: ``id`` and our player id (read by nobody, it makes a report readable);
+- the points (columns 81–84): a win 1, a draw ½, the bye 1, anything else 0;
+- the rank (columns 86–89): the place in the pairing order (points, then starting number);
+- one result a round played so far (8 characters each from column 92): the opponent's
+  starting number (``0000`` for none), the colour (``w`` our first side, ``b`` the second,
+  ``-`` without a game) and the result: ``1``, ``=``, ``0`` for a game played; ``-`` for both
+  players of a game without a result (aborted, or never made: a double forfeit, which is not a
+  game played, so the two may meet again and it weighs on no one's colours); ``U`` for the
+  pairing-allocated bye; ``Z`` for a round not paired (not yet entered, or left unpaired).
 
-This reproduces the Dutch system's usual pairings; it is not a certified implementation of
-every rule of C.04.3 (floats remembered from earlier rounds, for one, are not weighed).
+Then ``XXR`` the rounds planned (the last round's top scorers may break colour rules, C.04.3
+A.7), ``XXS`` the points (py4swiss's default, which is ours: a win, the bye 1, a draw ½, a
+forfeit loss and a round not paired 0), ``XXC white1`` (the first board's higher player is
+white in round 1) and ``XXZ`` the withdrawn players: in the report, for their games, but
+paired no more. The engine answers the pairs (white, black) in board order and the bye.
 
-The bye (odd counts): the lowest ranked player who has had none, among those whose leaving
-the others can still be paired completely. Colours in a pair: both preferences granted when
-they differ; else the stronger one; else the one of the higher ranked player; in the first
-round the top half alternates colours board by board (the first board's higher ranked player
-is white).
+When no pairing satisfies the Dutch system's absolute criteria (no repeated game, no second
+bye, no two players who both must have the same colour meet: C.04.3 C1–C3), the engine pairs
+nothing and the arbiter decides; here ``_most_pairs`` does, as before py4swiss: a maximum-weight
+matching (``networkx``) pairing the most players without a repeat, colour clashes and score
+differences last, the bye to the lowest ranked of those who had none.
 """
 
 from __future__ import annotations
@@ -34,22 +37,70 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
+from py4swiss.engines import DutchEngine
+from py4swiss.engines.common import PairingError
+from py4swiss.trf import ParsedTrf
+from py4swiss.trf.codes import PlayerCode
+from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
+from py4swiss.trf.sections import PlayerSection, XSection
+from py4swiss.trf.sections.x_section import XSectionConfiguration
+
+from .scoring import DRAW, LOSS, NONE, WIN
 
 WHITE, BLACK = "w", "b"
+BYE, ABSENT = "bye", "absent"
+
+HALVES = {WIN: 2, DRAW: 1, BYE: 2}
+"""A round's points, in half points (anything else: none)."""
+CODES = {WIN: ResultToken.WIN, DRAW: ResultToken.DRAW, LOSS: ResultToken.LOSS,
+         NONE: ResultToken.FORFEIT_LOSS, BYE: ResultToken.PAIRING_ALLOCATED_BYE,
+         ABSENT: ResultToken.ZERO_POINT_BYE}  # fmt: skip
+"""Our results as the TRF writes them (see the module's note)."""
+PLAYED = (WIN, DRAW, LOSS)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One round of a Swiss player's history, as they saw it: their ``result`` (``win``,
+    ``draw``, ``loss``; ``none`` for a game without a result; ``bye``; ``absent`` for a round
+    they were not paired in), their ``opponent`` and their ``colour`` (``w`` or ``b``) when
+    there was a game."""
+
+    result: str
+    opponent: int | None = None
+    colour: str | None = None
 
 
 @dataclass(frozen=True)
 class Entrant:
     """A Swiss player as the pairing sees them: ``rank`` is their pairing number (1: the
-    highest rated at the start); ``score`` in half points; ``colours`` the colours they
-    played, in order (``w`` or ``b``; rounds without a game are left out)."""
+    highest rated at the start); ``games`` their rounds so far, one a round, in order (every
+    entrant has as many); ``withdrawn``: in the history, paired no more."""
 
     id: int
     rank: int
-    score: int
-    opponents: frozenset[int] = field(default_factory=frozenset)
-    colours: tuple[str, ...] = ()
-    had_bye: bool = False
+    games: tuple[Game, ...] = ()
+    withdrawn: bool = False
+
+    @property
+    def score(self) -> int:
+        """Points in half points."""
+        return sum(HALVES.get(g.result, 0) for g in self.games)
+
+    @property
+    def opponents(self) -> frozenset[int]:
+        """Those met in a game played (a game without a result is not one)."""
+        return frozenset(g.opponent for g in self.games
+                         if g.result in PLAYED and g.opponent is not None)  # fmt: skip
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """The colours of the games played, in order."""
+        return tuple(g.colour for g in self.games if g.result in PLAYED and g.colour)
+
+    @property
+    def had_bye(self) -> bool:
+        return any(g.result == BYE for g in self.games)
 
     @property
     def difference(self) -> int:
@@ -82,125 +133,117 @@ class Round:
     unpaired: list[int] = field(default_factory=list)
 
 
-# the levels of a pair's weight (see the module's note)
-COLOUR_CLASH = 10**12
-FLOAT = 10**9
-SCORE_STEP = 10**7
-MILD_CLASH = 10**5
-ORDER = 1
+def numbers(players: Sequence[Entrant]) -> dict[int, int]:
+    """Each player's starting number in the report: 1…N by pairing number (then id)."""
+    seeded = sorted(players, key=lambda p: (p.rank, p.id))
+    return {p.id: n for n, p in enumerate(seeded, start=1)}
+
+
+def _result(game: Game, number: dict[int, int]) -> RoundResult:
+    if game.opponent is None or game.result in (BYE, ABSENT):
+        return RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED, result=CODES[game.result])
+    colour = ColorToken.WHITE if game.colour == WHITE else ColorToken.BLACK
+    return RoundResult(id=number[game.opponent], color=colour, result=CODES[game.result])
+
+
+def report(players: Sequence[Entrant], rounds: int | None = None) -> ParsedTrf:
+    """The tournament's history as the TRF(x) py4swiss reads (see the module's note), checked
+    by py4swiss (points, and each game's two entries agreeing). ``rounds``: the rounds
+    planned; ``None``: more than the next one."""
+    number = numbers(players)
+    played = max((len(p.games) for p in players), default=0)
+    order = sorted(players, key=lambda p: (-p.score, number[p.id]))
+    place = {p.id: n for n, p in enumerate(order, start=1)}
+    sections = [
+        PlayerSection(code=PlayerCode.PLAYER, starting_number=number[p.id], name=f"id {p.id}",
+                      points_times_ten=5 * p.score, rank=place[p.id],
+                      results=[_result(g, number) for g in p.games])
+        for p in sorted(players, key=lambda p: number[p.id])
+    ]  # fmt: skip
+    x_section = XSection(
+        number_of_rounds=max(rounds or 0, played + 1) if rounds else played + 2,
+        zeroed_ids={number[p.id] for p in players if p.withdrawn},
+        configuration=XSectionConfiguration(first_round_color=True),
+    )
+    trf = ParsedTrf(player_sections=sections, x_section=x_section)
+    trf.validate_contents()
+    return trf
+
+
+def swiss_round(players: Sequence[Entrant], rounds: int | None = None) -> Round:
+    """The next round's pairings of ``players`` (the withdrawn among them are not paired):
+    the Dutch system's (py4swiss), or, when it finds none, the most pairs without a repeat.
+    ``rounds``: the rounds planned (``None``: more than the next one)."""
+    field_ = [p for p in players if not p.withdrawn]
+    if len(field_) < 2:
+        return Round([], field_[0].id if field_ else None)
+    by_number = {n: i for i, n in numbers(players).items()}
+    try:
+        made = DutchEngine.generate_pairings(report(players, rounds))
+    except PairingError:
+        return _most_pairs(field_)
+    pairs = [(by_number[m.white], by_number[m.black]) for m in made if m.black]
+    bye = next((by_number[m.white] for m in made if not m.black), None)
+    return Round(pairs, bye)
 
 
 def _order(players: Sequence[Entrant]) -> list[Entrant]:
     """Highest score first, then pairing number."""
-    return sorted(players, key=lambda p: (-p.score, p.rank))
-
-
-def _positions(players: Sequence[Entrant]) -> dict[int, tuple[int, int]]:
-    """Each player's place in their score group and the group's size."""
-    groups: dict[int, list[Entrant]] = {}
-    for p in _order(players):
-        groups.setdefault(p.score, []).append(p)
-    return {p.id: (i, len(g)) for g in groups.values() for i, p in enumerate(g)}
-
-
-def _penalty(a: Entrant, b: Entrant, places: dict[int, tuple[int, int]]) -> int:
-    """What pairing ``a`` (ranked higher) with ``b`` costs, colours' absolute clash aside."""
-    cost = 0
-    (pa, na), (pb, _) = places[a.id], places[b.id]
-    if a.score != b.score:
-        gap = abs(a.score - b.score)
-        cost += FLOAT + SCORE_STEP * gap * gap
-        cost += ORDER * (pb * 4 + pa)  # the downfloater meets the top of the group below
-    else:
-        half = na // 2
-        distance = abs((pb - pa) - half)
-        cost += ORDER * distance * (na - pa) * 4
-        if (pa < half) == (pb < half):
-            cost += ORDER * na * na * 8
-    (ca, sa), (cb, sb) = a.preference(), b.preference()
-    if ca is not None and ca == cb and sa < 2 and sb < 2:
-        cost += MILD_CLASH
-    return cost
+    return sorted(players, key=lambda p: (-p.score, p.rank, p.id))
 
 
 def _clash(a: Entrant, b: Entrant) -> bool:
+    """Whether both must have the same colour."""
     (ca, sa), (cb, sb) = a.preference(), b.preference()
     return ca is not None and ca == cb and sa == 2 and sb == 2
 
 
-def _match(players: Sequence[Entrant], strict: bool) -> list[tuple[Entrant, Entrant]]:
-    """The best matching of ``players`` (maximum cardinality first, then weight)."""
-    ordered = _order(players)
-    places = _positions(ordered)
-    graph = nx.Graph()
-    graph.add_nodes_from(p.id for p in ordered)
-    by_id = {p.id: p for p in ordered}
-    top = 4 * COLOUR_CLASH
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1 :]:
-            if b.id in a.opponents or a.id in b.opponents:
-                continue
-            clash = _clash(a, b)
-            if clash and strict:
-                continue
-            cost = _penalty(a, b, places) + (COLOUR_CLASH if clash else 0)
-            graph.add_edge(a.id, b.id, weight=top - cost)
-    matched = nx.max_weight_matching(graph, maxcardinality=True)
-    pairs = []
-    for x, y in matched:
-        a, b = by_id[x], by_id[y]
-        pairs.append((a, b) if (-a.score, a.rank) < (-b.score, b.rank) else (b, a))
-    return sorted(pairs, key=lambda ab: (-ab[0].score, ab[0].rank))
-
-
-def _best(players: Sequence[Entrant]) -> list[tuple[Entrant, Entrant]]:
-    """A complete matching without colour clashes if there is one, else the best there is."""
-    pairs = _match(players, strict=True)
-    if 2 * len(pairs) == len(players):
-        return pairs
-    loose = _match(players, strict=False)
-    return loose if len(loose) > len(pairs) else pairs
-
-
-def colours(a: Entrant, b: Entrant, board: int) -> tuple[int, int]:
-    """(white, black) for ``a`` (ranked higher) and ``b`` on ``board`` (0: the first)."""
+def colours(a: Entrant, b: Entrant) -> tuple[int, int]:
+    """(white, black) for ``a`` (ranked higher) and ``b``: the stronger preference is granted,
+    the higher ranked player's when they are as strong; without any, ``a`` is white."""
     (ca, sa), (cb, sb) = a.preference(), b.preference()
     if ca is None and cb is None:
-        return (a.id, b.id) if board % 2 == 0 else (b.id, a.id)
-    if ca is None:
+        return a.id, b.id
+    if cb is not None and (ca is None or sb > sa):
         return (b.id, a.id) if cb == WHITE else (a.id, b.id)
-    if cb is None or ca != cb or sa >= sb:
-        return (a.id, b.id) if ca == WHITE else (b.id, a.id)
-    return (b.id, a.id) if cb == WHITE else (a.id, b.id)
+    return (a.id, b.id) if ca == WHITE else (b.id, a.id)
 
 
-def swiss_round(players: Sequence[Entrant]) -> Round:
-    """The next round's pairings of ``players`` (those still in the tournament)."""
+def _most_pairs(players: Sequence[Entrant]) -> Round:
+    """The round when the Dutch system has none: the most players paired without a repeat,
+    then the fewest colour clashes, then the smallest score differences and the pairs
+    closest in the pairing order; for an odd count, the bye to the lowest ranked of those
+    who had none (of anyone, if all had one)."""
     ordered = _order(players)
-    bye: int | None = None
-    field_ = list(ordered)
-    if len(ordered) % 2 == 1:
-        candidates = [p for p in reversed(ordered) if not p.had_bye] or list(reversed(ordered))
-        best: tuple[Entrant, list[tuple[Entrant, Entrant]]] | None = None
-        # the lowest ranked whose leaving lets the others pair without a colour clash; else
-        # the lowest ranked whose leaving lets them pair at all; else the most pairs
-        for strict in (True, False):
-            for candidate in candidates:
-                rest = [p for p in ordered if p.id != candidate.id]
-                pairs = _match(rest, strict=strict)
-                if best is None or len(pairs) > len(best[1]):
-                    best = (candidate, pairs)
-                if 2 * len(pairs) == len(rest):
-                    break
-            if best is not None and 2 * len(best[1]) == len(ordered) - 1:
-                break
-        assert best is not None
-        bye, pairs = best[0].id, best[1]
-    else:
-        pairs = _best(field_)
-    paired = {p.id for ab in pairs for p in ab}
-    unpaired = [p.id for p in ordered if p.id not in paired and p.id != bye]
-    return Round([colours(a, b, n) for n, (a, b) in enumerate(pairs)], bye, unpaired)
+    graph = nx.Graph()
+    graph.add_nodes_from(p.id for p in ordered)
+    n = len(ordered)
+    top, clash, step = 10**12, 10**9, 10**4
+    for i, a in enumerate(ordered):
+        for j in range(i + 1, n):
+            b = ordered[j]
+            if b.id in a.opponents or a.id in b.opponents:
+                continue
+            gap = abs(a.score - b.score)
+            cost = (clash if _clash(a, b) else 0) + step * gap * gap + (j - i)
+            graph.add_edge(a.id, b.id, weight=top - cost)
+    sentinel = min(p.id for p in ordered) - 1  # the bye, as a node
+    if n % 2 == 1:
+        fresh = [p for p in ordered if not p.had_bye] or ordered
+        for place, p in enumerate(fresh):
+            graph.add_edge(p.id, sentinel, weight=top - (len(fresh) - place))
+    by_id = {p.id: p for p in ordered}
+    bye, pairs = None, []
+    for x, y in nx.max_weight_matching(graph, maxcardinality=True):
+        if sentinel in (x, y):
+            bye = x if y == sentinel else y
+            continue
+        a, b = sorted((by_id[x], by_id[y]), key=lambda p: (-p.score, p.rank, p.id))
+        pairs.append((a, b))
+    pairs.sort(key=lambda ab: (-ab[0].score, ab[0].rank, ab[0].id))
+    paired = {p.id for ab in pairs for p in ab} | {bye}
+    return Round([colours(a, b) for a, b in pairs], bye,
+                 [p.id for p in ordered if p.id not in paired])  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from ..play.service import GameService
 from ..play.session import WATCH, GameSession
 from ..rating.ranking import person
 from ..store.db import EntrantRow, JobRow, PairingRow, TournamentRow
-from .pairing import BLACK, WHITE, Entrant, Waiting, arena_pairs, swiss_round
+from .pairing import ABSENT, BLACK, BYE, WHITE, Entrant, Game, Waiting, arena_pairs, swiss_round
 from .scoring import DRAW, LOSS, NONE, WIN, ArenaGame, arena_line
 
 log = logging.getLogger("ludotheque.tournaments")
@@ -242,26 +242,10 @@ class Rounds:
             return True
         seeded = sorted(entrants, key=lambda e: (-e.rating, e.joined_at, e.user_id))
         ranks = {e.user_id: n for n, e in enumerate(seeded, start=1)}
-        score = {e.user_id: 0 for e in entrants}
-        met: dict[int, set[int]] = {e.user_id: set() for e in entrants}
-        colours: dict[int, list[str]] = {e.user_id: [] for e in entrants}
-        byes: set[int] = set()
-        for r in rows:
-            if r.black is None:
-                score[r.white] = score.get(r.white, 0) + 2
-                byes.add(r.white)
-                continue
-            halves = {WIN: 2, DRAW: 1, LOSS: 0}.get(r.result or "", 0)
-            score[r.white] = score.get(r.white, 0) + halves
-            score[r.black] = score.get(r.black, 0) + (0 if r.result == NONE else 2 - halves)
-            met.setdefault(r.white, set()).add(r.black)
-            met.setdefault(r.black, set()).add(r.white)
-            colours.setdefault(r.white, []).append(WHITE)
-            colours.setdefault(r.black, []).append(BLACK)
-        field = [Entrant(e.user_id, ranks[e.user_id], score[e.user_id],
-                         frozenset(met[e.user_id]), tuple(colours[e.user_id]),
-                         e.user_id in byes) for e in playing]  # fmt: skip
-        made = swiss_round(field)
+        games = swiss_history(rows, [e.user_id for e in entrants], t.round)
+        field = [Entrant(e.user_id, ranks[e.user_id], games[e.user_id], e.withdrawn)
+                 for e in entrants]  # fmt: skip
+        made = swiss_round(field, t.rounds)
         t.round += 1
         for board, (white, black) in enumerate(made.pairs):
             self._pair(db, t, white, black, board, now)
@@ -430,3 +414,22 @@ def finished_game_tournament(db: Session, game_id: str) -> str | None:
     """The tournament a game belongs to (a match's later games: through their first)."""
     row = db.scalars(select(PairingRow).where(PairingRow.game_id == game_id)).first()
     return None if row is None else row.tournament_id
+
+
+def swiss_history(
+    rows: list[PairingRow], players: list[int], played: int
+) -> dict[int, tuple[Game, ...]]:
+    """Each player's rounds 1…``played`` as the Swiss pairing reads them, from the
+    tournament's rows (a round without a row of theirs: ``absent``; a row done without a
+    result: a game without one)."""
+    seen: dict[int, dict[int, Game]] = {p: {} for p in players}
+    for r in rows:
+        if r.black is None:
+            seen.setdefault(r.white, {})[r.round] = Game(BYE)
+            continue
+        result = r.result or NONE
+        theirs = {WIN: LOSS, LOSS: WIN}.get(result, result)
+        seen.setdefault(r.white, {})[r.round] = Game(result, r.black, WHITE)
+        seen.setdefault(r.black, {})[r.round] = Game(theirs, r.white, BLACK)
+    return {p: tuple(seen[p].get(n, Game(ABSENT)) for n in range(1, played + 1))
+            for p in players}  # fmt: skip
