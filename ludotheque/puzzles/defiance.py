@@ -45,8 +45,9 @@ HINTS = 24
 """Capturing turns kept to try first."""
 MAX_PLIES = 300
 RULESETS = ("8x8", "10x10")
-PAIRS = (("easy", "medium"), ("medium", "medium"), ("medium", "easy"), ("easy", "easy"))
-"""The (Rebels, Imperium) levels of the self-play games, by the seed."""
+PAIRS = (("easy", "medium"), ("medium", "medium"))
+"""The (Rebels, Imperium) levels of the self-play games, by the seed (an easy Imperium rarely
+gets near the Rebel Command: few puzzles)."""
 THEMES = {
     "capture": "Command hunt",
     "four-sectors": "sector",
@@ -323,7 +324,7 @@ def verify(puzzle: Puzzle) -> list[str]:
     if puzzle.line[0] not in found.right:
         problems.append(f"{puzzle.id}: {puzzle.line[0]} is not right")
     legal = [str(m) for m in state.legal_moves()]
-    accepted = {t for t in legal if any(puzzle.accepts(0, t) for _ in (0,))}
+    accepted = {t for t in legal if puzzle.accepts(0, t)}
     if accepted != set(found.right):
         problems.append(f"{puzzle.id}: the accepted turns are not the right ones")
     if (expected.themes, expected.rating, expected.facts) != (
