@@ -2,7 +2,9 @@
 one idea does it, proved by searching every legal turn (exact, no evaluation):
 
 - ``Command hunt``: the Imperium to play a turn that captures the Rebel Command (wins);
-- ``sector``: the Rebels to play the turn that holds the fourth sector (wins);
+- ``sector``: the Rebels to play the turn that holds the fourth sector (wins: kind
+  ``four-sectors``), or, on a game's path, that holds one sector more without letting the
+  Imperium capture their Command at once (kind ``sector``);
 - ``escape``: the Rebels, their Command attacked (the Imperium, were it to move, would capture
   it), to play a turn after which no Imperium turn captures it (two plies, every reply).
 
@@ -33,17 +35,25 @@ SHARE = 0.2
 """The right turns are at most this share of the legal turns."""
 LEAST_TURNS = 30
 """A position with fewer legal turns is too easy to search by eye."""
-MAX_ESCAPES = 80
+MAX_ESCAPES = 40
 """Counting escapes stops here (more: not a puzzle)."""
-OFF_PATH = 6
+OFF_PATH = 8
+SPACING = 6
+"""An answer is used again only this many plies later in a game."""
 """Turns drawn, from each position of a game, to look one ply off it."""
 HINTS = 24
 """Capturing turns kept to try first."""
 MAX_PLIES = 300
 RULESETS = ("8x8", "10x10")
-PAIRS = (("easy", "medium"), ("medium", "medium"), ("medium", "easy"), ("easy", "easy"))
-"""The (Rebels, Imperium) levels of the self-play games, by the seed."""
-THEMES = {"capture": "Command hunt", "sector": "sector", "escape": "escape"}
+PAIRS = (("easy", "medium"), ("medium", "medium"))
+"""The (Rebels, Imperium) levels of the self-play games, by the seed (an easy Imperium rarely
+gets near the Rebel Command: few puzzles)."""
+THEMES = {
+    "capture": "Command hunt",
+    "four-sectors": "sector",
+    "sector": "sector",
+    "escape": "escape",
+}
 
 
 def command_part(text: str) -> str | None:
@@ -108,6 +118,23 @@ def captures(state: DefianceState, hints: list[str] | None = None) -> bool:
     return False
 
 
+def sectors(state: DefianceState) -> int:
+    """How many sectors the Rebels hold a key point in."""
+    return sum(1 for points in state.controlled() if points)
+
+
+def gains(state: DefianceState) -> list[str]:
+    """The Rebels' turns after which they hold a sector more, and the Imperium, to move, cannot
+    capture their Command at once."""
+    held = sectors(state)
+    found = []
+    for move in state.legal_moves():
+        child = state.play(move)
+        if child.outcome() is None and sectors(child) > held and not captures(child):
+            found.append(str(move))
+    return found
+
+
 def flipped(state: DefianceState) -> DefianceState:
     """The same board with the other side to move (to ask what it threatens)."""
     head, side = state.position().rsplit(" ", 1)
@@ -156,16 +183,19 @@ class Found:
     legal: int
 
 
-def examine(state: DefianceState) -> Found | None:
-    """The puzzle of a position, or ``None``."""
+def examine(state: DefianceState, escape: bool = True) -> Found | None:
+    """The puzzle of a position, or ``None`` (sectors gained and escapes looked for only with
+    ``escape``)."""
     if state.outcome() is not None:
         return None
     legal = [str(m) for m in state.legal_moves()]
     if len(legal) < LEAST_TURNS:
         return None
     right = wins_now(state)
-    kind = "capture" if state.to_move == IMPERIUM else "sector"
-    if not right and state.to_move == REBELS:
+    kind = "capture" if state.to_move == IMPERIUM else "four-sectors"
+    if not right and state.to_move == REBELS and escape:
+        right, kind = gains(state), "sector"
+    if not right and state.to_move == REBELS and escape:
         threat = flipped(state)
         threats = [] if threat.outcome() is not None else wins_now(threat)
         if not threats:
@@ -185,7 +215,9 @@ def examine(state: DefianceState) -> Found | None:
 def rating(found: Found) -> float:
     """A starting rating: more legal turns, fewer right ones, and an escape (two plies) are
     harder."""
-    base = {"capture": 1250.0, "sector": 1400.0, "escape": 1550.0}[found.kind]
+    base = {"capture": 1250.0, "four-sectors": 1400.0, "sector": 1450.0, "escape": 1550.0}[
+        found.kind
+    ]
     share = len(found.right) / found.legal
     value = base + 150 * math.log10(found.legal / 30) - 1500 * share + 60 * (len(found.short) == 1)
     return float(round(min(max(value, 800), 2400)))
@@ -236,32 +268,32 @@ def self_play(seed: int) -> Iterator[DefianceState]:
         state = nxt
 
 
-def candidates(seed: int) -> Iterator[list[DefianceState]]:
-    """A game's positions, each with ``OFF_PATH`` positions one turn off it (turns the players
-    did not choose, drawn by the seed)."""
+def candidates(seed: int) -> Iterator[tuple[int, DefianceState, bool]]:
+    """A game's positions (with their ply; ``True``: on the game's path) and, from each,
+    ``OFF_PATH`` positions one turn off it (``False``): turns the players did not choose, drawn
+    by the seed (a quarter as many on 10×10, where each costs four times as much)."""
     draw = random.Random(seed)
-    for state in self_play(seed):
-        group = [state]
+    for ply, state in enumerate(self_play(seed)):
+        yield ply, state, True
         moves = state.legal_moves()
-        for i in draw.sample(range(len(moves)), min(OFF_PATH, len(moves))):
+        wanted = OFF_PATH if state.game.ruleset == "8x8" else OFF_PATH // 4
+        for i in draw.sample(range(len(moves)), min(wanted, len(moves))):
             child = state.play(moves[i])
             if child.outcome() is None:
-                group.append(child)
-        yield group
+                yield ply, child, False
 
 
 def puzzles(seed: int) -> Iterator[Puzzle]:
-    """The proved puzzles of one seed (numbered 0: the set numbers them): at most one from a
-    position of the game and those off it, and one per answer in a game (positions next to
-    each other often share theirs)."""
-    answers_seen: set[tuple[str, ...]] = set()
-    for group in candidates(seed):
-        for state in group:
-            found = examine(state)
-            if found is not None and found.short not in answers_seen:
-                answers_seen.add(found.short)
-                yield make(state, found, 0)
-                break
+    """The proved puzzles of one seed (numbered 0: the set numbers them): an answer once in
+    ``SPACING`` plies of a game (positions next to each other often share theirs); escapes and
+    sectors gained are looked for on the game's path only (each costs a search of every reply
+    to every turn)."""
+    last: dict[tuple[str, ...], int] = {}
+    for ply, state, on_path in candidates(seed):
+        found = examine(state, escape=on_path)
+        if found is not None and ply - last.get(found.short, -SPACING) >= SPACING:
+            last[found.short] = ply
+            yield make(state, found, 0)
 
 
 def select(pool: list[Puzzle], count: int, fill: bool = False) -> list[Puzzle]:
@@ -292,7 +324,7 @@ def verify(puzzle: Puzzle) -> list[str]:
     if puzzle.line[0] not in found.right:
         problems.append(f"{puzzle.id}: {puzzle.line[0]} is not right")
     legal = [str(m) for m in state.legal_moves()]
-    accepted = {t for t in legal if any(puzzle.accepts(0, t) for _ in (0,))}
+    accepted = {t for t in legal if puzzle.accepts(0, t)}
     if accepted != set(found.right):
         problems.append(f"{puzzle.id}: the accepted turns are not the right ones")
     if (expected.themes, expected.rating, expected.facts) != (
