@@ -288,3 +288,42 @@ def test_a_game_the_service_refuses_does_not_stall_a_swiss(live: Live, clock: Sk
         (2, "done", "none", None),
     ]
     assert [s["score"] for s in view["standings"]] == [0, 0]
+
+
+def test_an_arena_pauses_a_player_who_is_not_there(live: Live, clock: Skipping) -> None:
+    """A player who joined an arena and left is paired, and each such game is aborted when
+    the first move does not come: after two aborted games in a row the player is paused (shown
+    withdrawn, paired no more) so that the others stop waiting on them; joining again brings
+    the player back."""
+    clients, bridges = bots(live, 3, "general")
+    absent = bot(live.url, "tbaway")  # joins, and never plays
+    made = clients[0].call("POST", "/api/tournaments", {
+        "name": "Arena away", "kind": "arena", "game": "general", "control": "10+5",
+        "minutes": 60, "starts_in": 1})  # fmt: skip
+    tid = made["id"]
+    for c in (*clients, absent):
+        c.call("POST", f"/api/tournament/{tid}/join")
+    clock.skip(60)
+
+    def line(view: dict[str, Any], name: str) -> dict[str, Any]:
+        return next(s for s in view["standings"] if s["player"]["name"] == name)
+
+    deadline = time.monotonic() + 300
+    while True:
+        view = until(clients[0], tid, lambda v: v["status"] == "running", 60)
+        if line(view, "tbaway")["withdrawn"]:
+            break
+        assert time.monotonic() < deadline, view["standings"]
+        clock.skip(31)  # a first move not made in time aborts the game
+        time.sleep(1.0)
+    away = [g for g in view["games"] if "tbaway" in (g["white"]["name"], g["black"]["name"])]
+    assert len(away) == 2 and all(g["result"] == "none" for g in away)
+    # the others are paired among themselves and play on
+    before = len(view["games"])
+    view = until(clients[0], tid, lambda v: sum(
+        1 for g in v["games"][before:] if g["status"] == "done") >= 2, 120)  # fmt: skip
+    assert all("tbaway" not in (g["white"]["name"], g["black"]["name"])
+               for g in view["games"][before:])  # fmt: skip
+    assert absent.call("POST", f"/api/tournament/{tid}/join") == {"ok": True}
+    assert not line(until(absent, tid, lambda v: True, 5), "tbaway")["withdrawn"]
+    stop(bridges)

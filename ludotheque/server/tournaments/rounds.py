@@ -58,6 +58,18 @@ class Taken(Exception):
     """A pending game was made by another worker first."""
 
 
+ABSENT_AFTER = 2
+"""An arena player whose last this many games were aborted (no first move in time) is taken
+out of the pairing, as lichess pauses a player who left: the others stop being paired with
+someone who is not there. Joining again brings the player back."""
+
+
+def _gone(games: list[ArenaGame]) -> bool:
+    """Whether a player's last ``ABSENT_AFTER`` arena games all ended without a result."""
+    last = games[-ABSENT_AFTER:]
+    return len(last) == ABSENT_AFTER and all(g.result == NONE for g in last)
+
+
 def queue_job(db: Session, tournament_id: str, seq: int, when: float) -> None:
     """The tournament's job for step ``seq``, due at ``when``."""
     stamp = timesource.time()
@@ -278,6 +290,9 @@ class Rounds:
                 last[me] = them
             whites[r.white] = whites.get(r.white, 0) + 1
             blacks[r.black] = blacks.get(r.black, 0) + 1
+        for e in entrants:
+            if not e.withdrawn and e.user_id not in busy and _gone(games.get(e.user_id, [])):
+                e.withdrawn = True  # paused: joining again brings the player back
         waiting = [
             Waiting(e.user_id, arena_line(games.get(e.user_id, [])).total, e.rating,
                     last.get(e.user_id), whites.get(e.user_id, 0), blacks.get(e.user_id, 0))
