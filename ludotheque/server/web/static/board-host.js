@@ -6,7 +6,8 @@
 
 export const $ = (id) => document.getElementById(id);
 
-// A JSON reply, or an Error carrying the server's words (``detail``) and its ``code``.
+// A JSON reply, or an Error carrying the server's words (``detail``) and its ``code`` (the game
+// page's analysis panel reads its replies so too).
 export async function readReply(response) {
   let data = null;
   try {
