@@ -17,13 +17,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import io
 import random
 import statistics
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 import warnings
 from collections.abc import Callable
@@ -34,12 +30,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _before import extract_before
+
 import ludotheque
 from ludotheque.ai.levels import make_agent
 from ludotheque.core import CHANCE
 from ludotheque.games.backgammon import expansion, network
 
-ROOT = Path(__file__).resolve().parent.parent
 BEFORE = "47e6f8a"
 """The last commit before issue 40's work."""
 clock = time.process_time
@@ -47,21 +44,7 @@ clock = time.process_time
 
 def before_network() -> ModuleType:
     """``ludotheque.games.backgammon.network`` as it was at ``BEFORE``."""
-    target = Path(tempfile.gettempdir()) / f"ludotheque-before-{BEFORE}"
-    package = target / "ludotheque_before"
-    if not (package / "__init__.py").exists():
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BEFORE, "ludotheque/__init__.py",
-             "ludotheque/core.py", "ludotheque/games"],
-            check=True, capture_output=True,
-        ).stdout  # fmt: skip
-        staging = Path(tempfile.mkdtemp(prefix="ludotheque-before-"))
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(staging, filter="data")
-        target.mkdir(exist_ok=True)
-        (staging / "ludotheque").rename(package)
-    if str(target) not in sys.path:
-        sys.path.insert(0, str(target))
+    extract_before(BEFORE)
     with warnings.catch_warnings():  # its compiled core is today's: it runs in pure Python
         warnings.simplefilter("ignore")
         return importlib.import_module("ludotheque_before.games.backgammon.network")

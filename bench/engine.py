@@ -29,13 +29,9 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import io
 import random
 import statistics
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -46,10 +42,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _before import extract_before
+
 import ludotheque
 from ludotheque.core import CHANCE, Game, State
-
-ROOT = Path(__file__).resolve().parent.parent
 
 BEFORE = "351ddd093599efc7b10e58782acb9e9ac8f12f0f"
 """The last commit before issue 21's engine work: the reference "today's code" of the issue."""
@@ -63,23 +59,8 @@ clock = time.process_time
 def before_package() -> ModuleType:
     """The package ``ludotheque`` at ``BEFORE`` (its core and games), as ``ludotheque_before``.
 
-    Extracted once with ``git archive`` into the temporary directory; the games import only
-    relatively, so the renamed copy runs beside today's code in the same process."""
-    target = Path(tempfile.gettempdir()) / f"ludotheque-before-{BEFORE[:12]}"
-    package = target / "ludotheque_before"
-    if not (package / "__init__.py").exists():
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BEFORE, "ludotheque/__init__.py",
-             "ludotheque/core.py", "ludotheque/games"],
-            check=True, capture_output=True,
-        ).stdout  # fmt: skip
-        staging = Path(tempfile.mkdtemp(prefix="ludotheque-before-"))
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(staging, filter="data")
-        target.mkdir(exist_ok=True)
-        (staging / "ludotheque").rename(package)
-    if str(target) not in sys.path:
-        sys.path.insert(0, str(target))
+    Extracted once with ``git archive`` into the temporary directory (``_before``)."""
+    extract_before(BEFORE)
     return importlib.import_module("ludotheque_before")
 
 

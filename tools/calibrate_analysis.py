@@ -33,11 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 import numpy.typing as npt
+from _records import finished, save, score
 
 from ludotheque.ai.agent import tell
 from ludotheque.ai.levels import make_agent
 from ludotheque.core import CHANCE
-from ludotheque.record import InvalidRecord, Record
+from ludotheque.record import Record
 
 Array = npt.NDArray[np.float64]
 
@@ -73,9 +74,7 @@ def play(game: str, games: int, folder: Path) -> None:
             else:
                 record.play(agents[str(record.state.to_move)].choose(record.state))
         record.players = {sides[0]: first, sides[1]: second}
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(record.to_json(), encoding="utf-8")
-        tmp.replace(path)
+        save(path, record)
         outcome = record.outcome()
         print(f"{path.name}: {first} vs {second}, {len(record.moves)} moves, {outcome}", flush=True)
 
@@ -89,17 +88,10 @@ def samples(folder: Path) -> tuple[Array, Array, Array, Array]:
     left: list[float] = []
     groups: list[int] = []
     number = 0
-    for path in sorted(folder.glob("*.json")):
-        try:
-            record = Record.from_json(path.read_text(encoding="utf-8"))
-        except InvalidRecord:
-            continue
-        outcome = record.outcome()
-        if outcome is None or outcome.reason == "resignation":
-            continue
+    for _path, record, outcome in finished(folder):
         g = record.game_object
         first = g.sides[0]
-        score = 0.5 if outcome.winner is None else 1.0 if outcome.winner == first else 0.0
+        first_score = score(outcome, first)
         moves = 0
         for state in record.states:
             if state.to_move is None:
@@ -107,7 +99,7 @@ def samples(folder: Path) -> tuple[Array, Array, Array, Array]:
             if state.to_move != CHANCE:
                 v = max(-0.999, min(0.999, g.evaluate(state, first)))
                 xs.append(math.atanh(v))
-                ys.append(score)
+                ys.append(first_score)
                 limit = record.turn_limit
                 left.append(NO_LIMIT if limit is None else float(limit - moves))
                 groups.append(number)

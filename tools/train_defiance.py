@@ -33,12 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 import numpy.typing as npt
+from _records import finished, save, score
 
 from ludotheque.ai.agent import tell
 from ludotheque.ai.levels import make_agent
 from ludotheque.games.defiance import evaluation
 from ludotheque.games.defiance.rules import DefianceState
-from ludotheque.record import InvalidRecord, Record
+from ludotheque.record import Record
 
 Array = npt.NDArray[np.float64]
 FOLDS = 5
@@ -83,9 +84,7 @@ def play(folder: Path, games: int, ruleset: str, pairs: tuple[tuple[str, str], .
             tell(agent, record)
         while record.outcome() is None:
             record.play(agents[str(record.state.to_move)].choose(record.state))
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(record.to_json(), encoding="utf-8")
-        tmp.replace(path)
+        save(path, record)
         print(f"{path.name}: {rebels} vs {imperium}, {len(record.moves)} moves, "
               f"{record.outcome()}", flush=True)  # fmt: skip
 
@@ -99,21 +98,14 @@ def samples(folders: list[Path]) -> tuple[Array, Array, Array, Array]:
     moves: list[int] = []
     number = 0
     for folder in folders:
-        for path in sorted(folder.glob("*.json")):
-            try:
-                record = Record.from_json(path.read_text(encoding="utf-8"))
-            except InvalidRecord:
-                continue
-            outcome = record.outcome()
-            if outcome is None or outcome.reason == "resignation":
-                continue
-            score = 0.5 if outcome.winner is None else 1.0 if outcome.winner == "rebels" else 0.0
+        for path, record, outcome in finished(folder):
+            rebels = score(outcome, "rebels")
             for k, state in enumerate(record.states):
                 if state.to_move is None:
                     continue
                 assert isinstance(state, DefianceState)
                 xs.append(evaluation.vector(state))
-                ys.append(score)
+                ys.append(rebels)
                 groups.append(int(path.stem) if path.stem.isdigit() else number)
                 moves.append(k)
             number += 1

@@ -12,13 +12,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Server, shot
-from tests.browser.test_accessibility import axe
+from tests.browser.helpers import CASES, page_in, violations
 
 PASSWORD = "a fine long password"
 NEW_PASSWORD = "another fine password"
-SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-LOCALES = {"en": "en-GB", "fr": "fr-FR"}
-CASES = [(lang, size) for lang in LOCALES for size in SIZES]
 WORDS = {
     "en": {"signed_in": "You are signed in as", "limit": "2 to 20 characters (this one has 200)",
            "changed": "Your password is changed", "closed": "Your account is closed",
@@ -38,16 +35,6 @@ def account_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
         server.start()
     yield server
     server.stop()
-
-
-def browser_page(new_page: Callable[..., Page], server: Server, lang: str, size: str) -> Page:
-    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
-    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
-    return page
-
-
-def found(page: Page, where: str) -> list[str]:
-    return [f"{where}|{v['id']}|{v['help']}|{' ; '.join(v['nodes'])}" for v in axe(page)]
 
 
 def sign_up(page: Page, server: Server, name: str) -> None:
@@ -75,7 +62,7 @@ def test_accounts_in_both_languages_and_sizes(
     problems: list[str] = []
 
     # a stranger's name too long: refused, the limit said, what was typed kept (never cut)
-    stranger = browser_page(new_page, server, lang, size)
+    stranger = page_in(new_page, server, lang, size)
     stranger.goto(server.url + "/signup")
     stranger.fill("#username", "a" * 200)
     stranger.fill("#password", PASSWORD)
@@ -83,10 +70,10 @@ def test_accounts_in_both_languages_and_sizes(
     expect(stranger.locator("#form-error")).to_contain_text(words["limit"])
     expect(stranger.locator("#username")).to_have_value("a" * 200)
     shot(stranger, f"account-long-name-{where}")
-    problems += found(stranger, f"long name {where}")
+    problems += violations(stranger, f"long name {where}")
 
     # signed in, the sign-up and sign-in pages say so, with Sign out, and show no form
-    ann = browser_page(new_page, server, lang, size)
+    ann = page_in(new_page, server, lang, size)
     sign_up(ann, server, name)
     for path in ("/signup", "/signin"):
         ann.goto(server.url + path)
@@ -94,10 +81,10 @@ def test_accounts_in_both_languages_and_sizes(
         expect(ann.locator("#signed-in-signout")).to_be_visible()
         expect(ann.locator("#signup-form, #signin-form")).to_have_count(0)
         shot(ann, f"account-signed-in{path.replace('/', '-')}-{where}")
-        problems += found(ann, f"{path} signed in {where}")
+        problems += violations(ann, f"{path} signed in {where}")
 
     # the header's name leads to the account page
-    elsewhere = browser_page(new_page, server, lang, size)
+    elsewhere = page_in(new_page, server, lang, size)
     sign_in(elsewhere, server, name)
     ann.goto(server.url + "/")
     expect(ann.locator("#me")).to_have_attribute("href", "/account")
@@ -106,7 +93,7 @@ def test_accounts_in_both_languages_and_sizes(
     expect(ann.locator("#download-games")).to_have_attribute("href", "/account/games")
     assert ann.request.get(server.url + "/account/games").ok
     shot(ann, f"account-page-{where}")
-    problems += found(ann, f"account {where}")
+    problems += violations(ann, f"account {where}")
 
     # change the password: this browser stays signed in, the other is signed out
     ann.fill("#current", PASSWORD)
@@ -116,7 +103,7 @@ def test_accounts_in_both_languages_and_sizes(
     expect(ann.locator("#password-changed")).to_contain_text(words["changed"])
     expect(ann.locator("#me")).to_have_text(name)
     shot(ann, f"account-password-changed-{where}")
-    problems += found(ann, f"password changed {where}")
+    problems += violations(ann, f"password changed {where}")
     elsewhere.goto(server.url + "/account")
     elsewhere.wait_for_url("**/signin?next=/account")
     # signed out: the header offers to sign in (behind the menu on a phone), names nobody
@@ -128,7 +115,7 @@ def test_accounts_in_both_languages_and_sizes(
     ann.check("#close-confirm")
     ann.click("#close-submit")
     expect(ann.locator("#close-error")).to_be_visible()
-    problems += found(ann, f"close refused {where}")
+    problems += violations(ann, f"close refused {where}")
     ann.fill("#close-password", NEW_PASSWORD)
     ann.check("#close-confirm")
     ann.click("#close-submit")
@@ -136,7 +123,7 @@ def test_accounts_in_both_languages_and_sizes(
     expect(ann.locator("#signin-link")).to_be_attached()  # signed out (behind the menu on a phone)
     expect(ann.locator("#me")).to_have_count(0)
     shot(ann, f"account-closed-{where}")
-    problems += found(ann, f"closed {where}")
+    problems += violations(ann, f"closed {where}")
     ann.goto(server.url + f"/@/{name}")
     expect(ann.locator("#error-message")).to_have_text(words["gone"])
     assert not ann.errors and not elsewhere.errors and not stranger.errors  # type: ignore[attr-defined]

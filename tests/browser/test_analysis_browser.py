@@ -6,7 +6,6 @@ desktop and phone sizes."""
 
 from __future__ import annotations
 
-import json
 import re
 import urllib.parse
 import urllib.request
@@ -17,7 +16,8 @@ from playwright.sync_api import Page, expect
 
 import ludotheque
 from tests.browser.conftest import Server, shot
-from tests.browser.test_accessibility import axe
+from tests.browser.helpers import LOCALES, api, violations
+from tests.browser.helpers import page_in as page_at
 
 # a short General game with errors, then resigned: from 8 rebels (the solution knows every
 # position: from the start every move keeps the rebels' win, no error), the rebels give the win
@@ -25,19 +25,7 @@ from tests.browser.test_accessibility import axe
 START = "c2 b2,b4,c1,d1,d3,d4,e1,e3 r 0"
 MOVES = ["d4-c4", "c2-d2xc1e3", "b2-a1", "d2-c2", "d3-d4", "c2-b2"]
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 THINK = 30_000  # ms for the engine's answers on a busy machine
-
-
-def api(server: Server, path: str, body: dict[str, Any] | None = None) -> Any:
-    request = urllib.request.Request(
-        server.url + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="GET" if body is None else "POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 def finished_game(server: Server) -> str:
@@ -49,15 +37,8 @@ def finished_game(server: Server) -> str:
     return str(created["id"])
 
 
-def violations(page: Page, where: str) -> list[str]:
-    return [f"{where}|{v['id']}|{v['impact']}|{v['help']}|{' ; '.join(v['nodes'])}"
-            for v in axe(page)]  # fmt: skip
-
-
 def page_in(new_page: Callable[..., Page], server: Server, lang: str, size: str) -> Page:
-    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
-    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
-    return page
+    return page_at(new_page, server, lang, size, SIZES)  # this file's desktop is 1280×900
 
 
 def test_a_finished_game_analysed_marked_charted_and_kept(

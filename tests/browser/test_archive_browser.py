@@ -7,33 +7,18 @@ progress said as a percentage with the time left."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Server, shot
-from tests.browser.test_accessibility import axe
+from tests.browser.helpers import LOCALES, SIZES, api, page_in, violations
 
-SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 # a short General game with errors at the quick strength, then resigned
 MOVES = ["a3-b2", "c3-d2", "a2-a3", "d2-d3", "b2-b3", "d3-d2"]
-
-
-def api(server: Server, path: str, body: dict[str, Any] | None = None) -> Any:
-    request = urllib.request.Request(
-        server.url + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="GET" if body is None else "POST",
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
 
 
 def token(url: str) -> str:
@@ -72,17 +57,6 @@ def general_game(server: Server, moves: list[str] = MOVES, **spec: Any) -> tuple
             api(server, f"/api/play/{seat}/move", {"move": text, "ply": ply})
     api(server, f"/api/play/{seat}/resign", {})
     return str(created["id"]), seat
-
-
-def page_in(new_page: Callable[..., Page], server: Server, lang: str, size: str) -> Page:
-    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
-    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
-    return page
-
-
-def violations(page: Page, where: str) -> list[str]:
-    return [f"{where}|{v['id']}|{v['impact']}|{v['help']}|{' ; '.join(v['nodes'])}"
-            for v in axe(page)]  # fmt: skip
 
 
 def test_the_archive_groups_a_match_and_filters_by_a_plain_form(

@@ -15,7 +15,8 @@ from playwright.sync_api import Page, expect
 
 from ludotheque.bridge import Client
 from tests.browser.conftest import Server, shot
-from tests.browser.test_account_browser import CASES, browser_page, found, sign_up
+from tests.browser.helpers import CASES, page_in, violations
+from tests.browser.test_account_browser import sign_up
 
 WORDS = {
     "en": {"made": "Copy it now", "revoked": "The token is revoked", "make": "Make a token",
@@ -55,19 +56,19 @@ def test_tokens_and_bots_in_both_languages_and_sizes(
     name, person = f"robo{lang}{size[0]}", f"ann{lang}{size[0]}b"
     problems: list[str] = []
 
-    page = browser_page(new_page, server, lang, size)
+    page = page_in(new_page, server, lang, size)
     sign_up(page, server, name)
     page.goto(server.url + "/account")
     expect(page.locator("#no-tokens")).to_be_visible()
     expect(page.locator("#token-submit")).to_have_text(words["make"])
-    problems += found(page, f"{where} account")
+    problems += violations(page, f"{where} account")
     spare = make_token(page, "spare", "read")
     token = make_token(page, "my bot", "bot:play", "challenge", "read")
     expect(page.locator("#new-token")).to_contain_text(words["made"])
     expect(page.locator("#token-list li")).to_have_count(2)
     expect(page.locator("#token-list")).to_contain_text("bot:play, challenge, read")
     shot(page, f"bots-token-made-{where}")
-    problems += found(page, f"{where} token made")
+    problems += violations(page, f"{where} token made")
     page.reload()  # shown once: a page read again lists it, never shows it
     expect(page.locator("#new-token-value")).to_have_count(0)
     assert token not in page.content() and spare not in page.content()
@@ -84,34 +85,34 @@ def test_tokens_and_bots_in_both_languages_and_sizes(
     expect(badge).to_have_text("BOT")
     expect(badge).to_have_attribute("title", words["title"])
     shot(page, f"bots-header-{where}")
-    problems += found(page, f"{where} bot account")
+    problems += violations(page, f"{where} bot account")
 
     # a person is challenged by the bot: the lobby says BOT, and so does the game's page
-    ann = browser_page(new_page, server, lang, size)
+    ann = page_in(new_page, server, lang, size)
     sign_up(ann, server, person)
     bot.call("POST", f"/api/challenge/{person}", {"game": "general", "side": "rebels"})
     challenge = ann.locator("#to-me-list li", has_text=name)
     expect(challenge.locator(".badge-bot")).to_have_text("BOT")
     shot(ann, f"bots-lobby-{where}")
-    problems += found(ann, f"{where} lobby")
+    problems += violations(ann, f"{where} lobby")
     challenge.locator("button.accept").click()
     # (the accept's answer and the lobby's start notice both lead there: the first may be cut)
     expect(ann).to_have_url(re.compile(r"/play/"), timeout=15_000)
     strip = ann.locator("#strip-top, #strip-bottom").filter(has_text=name)
     expect(strip.locator(".badge-bot")).to_have_text("BOT")
     shot(ann, f"bots-game-{where}")
-    problems += found(ann, f"{where} game")
+    problems += violations(ann, f"{where} game")
     ann.goto(f"{server.url}/@/{name}")
     expect(ann.locator("h1 .badge-bot")).to_have_text("BOT")
     ann.goto(f"{server.url}/@/{person}")
     expect(ann.locator("#profile .badge-bot")).to_have_count(1)  # its opponent, in its games
     shot(ann, f"bots-profile-{where}")
-    problems += found(ann, f"{where} profile")
+    problems += violations(ann, f"{where} profile")
     link = ann.locator('#profile a[href^="/resume/"]').first.get_attribute("href")
     assert link is not None
     bot.call("POST", f"/api/bot/game/{link.rsplit('/', 1)[1]}/resign")  # the bot gives up
     ann.goto(f"{server.url}/archive")
     expect(ann.locator(".archive-players .badge-bot").first).to_have_text("BOT")
-    problems += found(ann, f"{where} archive")
+    problems += violations(ann, f"{where} archive")
     assert not page.errors and not ann.errors  # type: ignore[attr-defined]
-    assert not problems, "axe violations (page|rule|help|nodes):\n" + "\n".join(problems)
+    assert not problems, "axe violations (page|rule|impact|help|nodes):\n" + "\n".join(problems)

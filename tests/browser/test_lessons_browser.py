@@ -13,11 +13,9 @@ from playwright.sync_api import Page, expect
 
 from ludotheque.lessons import COURSES
 from tests.browser.conftest import Server, shot
+from tests.browser.helpers import LOCALES, SIZES, in_language
 from tests.browser.test_accessibility import KNOWN, axe
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
-LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 SOLVED = {"en": "Well played.", "fr": "Bien joué."}
 FINISHED = {"en": "Course complete", "fr": "Cours terminé"}
 MISSED = {"en": "Not quite", "fr": "Pas tout à fait"}
@@ -26,7 +24,7 @@ PROGRESS = {"en": "{n} of {total} steps done", "fr": "{n} étapes faites sur {to
 
 
 def open_lesson(page: Page, server: Server, game: str, lang: str, step: str = "") -> None:
-    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+    in_language(page, server, lang)
     page.goto(f"{server.url}/learn/{game}" + (f"?step={step}" if step else ""))
     expect(page.locator("#lesson-root")).to_have_attribute("data-position", COURSES[game].steps[
         0 if not step else COURSES[game].ids.index(step)].position)  # fmt: skip
@@ -187,7 +185,7 @@ RUNS = [(game, lang, "desktop") for game in COURSES for lang in LOCALES] + [
 def test_a_course_from_start_to_end(
     server: Server, new_page: Callable[..., Page], game: str, lang: str, size: str
 ) -> None:
-    page = new_page(viewport=DESKTOP if size == "desktop" else PHONE, locale=LOCALES[lang])
+    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
     open_lesson(page, server, game, lang)
     total = len(COURSES[game].steps)
     expect(page.locator("#step-count")).to_contain_text(str(total))
@@ -224,7 +222,7 @@ def test_a_course_from_start_to_end(
 def test_the_pages_around_the_lessons_pass_axe(
     server: Server, new_page: Callable[..., Page], lang: str, size: str
 ) -> None:
-    page = new_page(viewport=DESKTOP if size == "desktop" else PHONE, locale=LOCALES[lang])
+    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
     page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
     page.goto(server.url + "/learn")
     no_violations(page, "learn")
@@ -245,7 +243,7 @@ def test_the_pages_around_the_lessons_pass_axe(
 def test_an_account_keeps_its_progress_and_takes_the_browser_s(
     server: Server, new_page: Callable[..., Page]
 ) -> None:
-    page = new_page(viewport=DESKTOP)
+    page = new_page(viewport=SIZES["desktop"])
     open_lesson(page, server, "general", "en")
     general_move(page, "b3", "c3")
     solved(page, "en")
@@ -260,7 +258,7 @@ def test_an_account_keeps_its_progress_and_takes_the_browser_s(
     general_move(page, "c2", "b2")
     solved(page, "en")
     # another browser, the same account: the server kept both steps
-    other = new_page(viewport=DESKTOP)
+    other = new_page(viewport=SIZES["desktop"])
     other.goto(server.url + "/signin?next=/learn")
     other.fill('input[name="username"]', "learner")
     other.fill('input[name="password"]', "a long enough password")

@@ -17,13 +17,11 @@ from playwright.sync_api import Page, expect
 from ludotheque.puzzles.model import Puzzle, read, shipped
 from ludotheque.server.puzzles import catalogue as cat
 from tests.browser.conftest import Server, bg_steps, shot
+from tests.browser.helpers import CASES, SIZES, page_in
 from tests.browser.test_accessibility import axe
 from tests.puzzle_sets import write_sets
 from tests.server.test_puzzles import worst
 
-SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-LOCALES = {"en": "en-GB", "fr": "fr-FR"}
-CASES = [(lang, size) for lang in LOCALES for size in SIZES]
 WORDS = {
     "en": {"solved": "Solved!", "failed": "Puzzle failed.", "over": "The streak is over: 2"},
     "fr": {"solved": "Résolu !", "failed": "Problème manqué.", "over": "La série est finie : 2"},
@@ -47,12 +45,6 @@ def puzzle_server(tmp_path: Path, sets: Path, monkeypatch: pytest.MonkeyPatch
 
 def puzzles(sets: Path) -> dict[str, Puzzle]:
     return {p.id: p for game in ("general", "backgammon") for p in read(sets / f"{game}.jsonl")}
-
-
-def open_page(new_page: Callable[..., Page], server: Server, lang: str, size: str) -> Page:
-    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
-    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
-    return page
 
 
 def check_axe(page: Page, where: str) -> None:
@@ -105,7 +97,7 @@ def test_puzzles_solved_failed_streak_and_daily(
     puzzle_server: Server, sets: Path, new_page: Callable[..., Page], lang: str, size: str
 ) -> None:
     server = puzzle_server
-    page = open_page(new_page, server, lang, size)
+    page = page_in(new_page, server, lang, size)
     words = WORDS[lang]
     tag = f"{lang}-{size}"
     # the puzzles' page: each game, the link in the navigation, axe
@@ -175,7 +167,7 @@ def test_puzzles_solved_failed_streak_and_daily(
     # the daily puzzle: the same in another browser the same day
     page.goto(server.url + "/puzzles/play?mode=daily&game=general")
     puzzle = current(page, sets)
-    other = open_page(new_page, server, lang, size)
+    other = page_in(new_page, server, lang, size)
     other.goto(server.url + "/puzzles/play?mode=daily&game=general")
     expect(other.locator("#board-root")).to_have_attribute("data-puzzle-id", puzzle.id)
     solve(page, puzzle)
@@ -189,7 +181,7 @@ def test_a_cube_puzzle_and_a_backgammon_play(
     puzzle_server: Server, sets: Path, new_page: Callable[..., Page], lang: str, size: str
 ) -> None:
     server = puzzle_server
-    page = open_page(new_page, server, lang, size)
+    page = page_in(new_page, server, lang, size)
     page.goto(server.url + "/puzzles/play?mode=puzzle&id=b09000")
     expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
     expect(page.locator('#cube-answers [data-answer="double"]')).to_be_visible()
@@ -230,7 +222,7 @@ def test_a_shipped_general_puzzle_and_its_proof(
     if "g00001" not in shipped_set:
         pytest.skip("the General's set is not built in this checkout")
     puzzle = shipped_set["g00001"]
-    page = open_page(new_page, server, lang, size)
+    page = page_in(new_page, server, lang, size)
     page.goto(server.url + "/puzzles/play?mode=puzzle&id=g00001")
     expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
     play_general(page, puzzle.line[0])
@@ -256,7 +248,7 @@ def test_signed_in_a_rated_puzzle_and_the_mistakes_page(
     """Signed in: a first answer moves the puzzle rating, shown on the page and on
     ``/puzzles``; the mistakes page (none yet) passes axe."""
     server = puzzle_server
-    page = open_page(new_page, server, lang, size)
+    page = page_in(new_page, server, lang, size)
     page.goto(server.url + "/signup")
     page.fill("#username", f"solver{lang}")
     page.fill("#password", "a fine long password")
@@ -287,7 +279,7 @@ def test_your_mistakes_listed_and_replayed(
     through the API, resigned and analysed: the mistakes page lists its errors (both languages,
     both sizes, axe) and one opens as a puzzle on the board."""
     server = puzzle_server
-    page = open_page(new_page, server, "en", "desktop")
+    page = page_in(new_page, server, "en", "desktop")
     page.goto(server.url + "/signup")
     page.fill("#username", "blunderer")
     page.fill("#password", "a fine long password")
@@ -344,7 +336,7 @@ def test_a_shipped_backgammon_take_and_a_play(
     takes = [p for p in shipped_set.values() if p.line == ("take",)]
     if not takes:
         pytest.skip("the backgammon set is not built in this checkout")
-    page = open_page(new_page, server, lang, size)
+    page = page_in(new_page, server, lang, size)
     page.goto(server.url + f"/puzzles/play?mode=puzzle&id={takes[0].id}")
     expect(page.locator("#board-root")).to_have_attribute("data-state", "solving")
     expect(page.locator('#cube-answers [data-answer="double"]')).to_be_hidden()

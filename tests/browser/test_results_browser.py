@@ -7,9 +7,7 @@ from the keyboard, and the reader's own move announced. axe finds nothing in the
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,10 +16,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Server, shot
+from tests.browser.helpers import CASES, api, page_in
 from tests.browser.test_accessibility import axe
 
-SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 PASSWORD = "a fine long password"
 SHORT = "0.1+0"  # six seconds a side once the first moves are made
 WORDS = {
@@ -51,7 +48,6 @@ WORDS = {
         "mine": "Vous avez joué a2-b2.", "resignation": "abandon",
     },
 }  # fmt: skip
-CASES = [(lang, size) for lang in LOCALES for size in SIZES]
 
 
 @pytest.fixture
@@ -62,21 +58,6 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
     server.start()
     yield server
     server.stop()
-
-
-def person(new_page: Callable[..., Page], server: Server, lang: str, size: str) -> Page:
-    page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
-    page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
-    return page
-
-
-def api(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server.url + path, data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-    )  # fmt: skip
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return dict(json.loads(answer.read()))
 
 
 def sign_up(page: Page, server: Server, name: str) -> None:
@@ -122,6 +103,22 @@ def friends(server: Server, rebels: Page, general: Page, **spec: Any) -> str:
     return str(created["watch"])
 
 
+def two_friends(
+    new_page: Callable[..., Page], server: Server, lang: str, size: str, **spec: Any
+) -> tuple[Page, Page]:
+    """Two browsers in ``lang`` at ``size`` on a General game between friends: the rebels'
+    page and the general's."""
+    rebels, general = (page_in(new_page, server, lang, size) for _ in range(2))
+    friends(server, rebels, general, **spec)
+    return rebels, general
+
+
+def resign_game(page: Page) -> None:
+    """Resign the game on ``page``, the question answered yes."""
+    page.click("#resign")
+    page.click("#confirm-yes")
+
+
 def play(page: Page, move: str) -> None:
     page.wait_for_selector("#move-input:not([disabled])")
     page.fill("#move-input", move)
@@ -138,11 +135,11 @@ def test_a_rated_game_lost_on_time_speaks_to_each_reader(
     place: Server, new_page: Callable[..., Page], lang: str, size: str
 ) -> None:
     words = WORDS[lang]
-    alice, bob = (person(new_page, place, lang, size) for _ in range(2))
+    alice, bob = (page_in(new_page, place, lang, size) for _ in range(2))
     sign_up(alice, place, "alice")
     sign_up(bob, place, "bob")
     game_id = rated_game(place, alice, bob, SHORT)
-    watcher = person(new_page, place, lang, size)
+    watcher = page_in(new_page, place, lang, size)
     watcher.goto(place.url + f"/live/{game_id}")
     watcher.wait_for_selector("#board [data-position]")
     play(alice, "a2-b2")
@@ -176,8 +173,7 @@ def test_an_aborted_game_is_no_draw_and_has_nothing_to_analyse(
     server: Server, new_page: Callable[..., Page], lang: str, size: str
 ) -> None:
     words = WORDS[lang]
-    rebels, general = (person(new_page, server, lang, size) for _ in range(2))
-    friends(server, rebels, general, control="5+3")
+    rebels, general = two_friends(new_page, server, lang, size, control="5+3")
     play(rebels, "a2-b2")
     expect(rebels.locator("#abort")).to_be_hidden()  # the rebels have moved
     button = general.locator("#abort")
@@ -211,8 +207,7 @@ def test_a_draw_offered_and_accepted_in_the_general(
     server: Server, new_page: Callable[..., Page], lang: str, size: str
 ) -> None:
     words = WORDS[lang]
-    rebels, general = (person(new_page, server, lang, size) for _ in range(2))
-    friends(server, rebels, general)
+    rebels, general = two_friends(new_page, server, lang, size)
     play(rebels, "a2-b2")
     rebels.click("#offer-draw")
     expect(rebels.locator("#draw-text")).to_have_text(words["draw_mine"])
@@ -239,10 +234,8 @@ def test_a_rematch_waits_for_the_other_player_then_starts(
     server: Server, new_page: Callable[..., Page], lang: str, size: str
 ) -> None:
     words = WORDS[lang]
-    rebels, general = (person(new_page, server, lang, size) for _ in range(2))
-    friends(server, rebels, general)
-    rebels.click("#resign")
-    rebels.click("#confirm-yes")
+    rebels, general = two_friends(new_page, server, lang, size)
+    resign_game(rebels)
     expect(general.locator("#result .result-head")).to_have_text(words["won"])
     old = general.url
     general.click("#rematch")
@@ -269,8 +262,7 @@ def test_resign_asks_in_the_page_and_is_answered_from_the_keyboard(
     server: Server, new_page: Callable[..., Page], lang: str, size: str
 ) -> None:
     words = WORDS[lang]
-    rebels, general = (person(new_page, server, lang, size) for _ in range(2))
-    friends(server, rebels, general)
+    rebels, general = two_friends(new_page, server, lang, size)
     play(rebels, "a2-b2")
     # the player's own move is announced to screen readers, as the opponent's is
     expect(rebels.locator("#announce")).to_have_text(words["mine"])
@@ -305,10 +297,8 @@ def test_resign_asks_in_the_page_and_is_answered_from_the_keyboard(
 def test_a_rematch_offer_lapses_when_its_player_leaves(
     server: Server, new_page: Callable[..., Page]
 ) -> None:
-    rebels, general = (person(new_page, server, "en", "desktop") for _ in range(2))
-    friends(server, rebels, general)
-    rebels.click("#resign")
-    rebels.click("#confirm-yes")
+    rebels, general = two_friends(new_page, server, "en", "desktop")
+    resign_game(rebels)
     general.click("#rematch")
     expect(rebels.locator("#rematch-offer")).to_be_visible()
     general.close()  # the offerer leaves the page: after a few seconds the offer is gone

@@ -10,12 +10,13 @@ ends all of them (see ``moderation.close_account`` for what closing does).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from ..errors import GameError, say
 from ..play.deps import address
@@ -25,7 +26,7 @@ from ..web.pages import language, looking, page
 from .identity import CSRF_FIELD, Who, require_csrf, sign_out_response
 from .moderation import active_ban
 from .rules import PASSWORD_MAX, PASSWORD_MIN, AccountError, new_csrf_binding, username_key
-from .throttle import DEVICE_COOKIE, SignInThrottle, read_device
+from .throttle import DEVICE_COOKIE, Device, SignInThrottle, read_device
 from .tokens import PREFIX, SCOPES, TokenInfo, create_token, revoke_token, tokens_of
 from .users import User, Users
 
@@ -36,6 +37,7 @@ CONFIRM_CLOSE = say("Tick the box to confirm that you want to close your account
 SIGN_IN_FIRST = say("Sign in to see your account.")
 GAMES_CAP = 5000
 NEW_TOKEN_COOKIE = "new_token"  # games in one download (the most recent)
+T = TypeVar("T")
 
 
 def _signed_in(request: Request) -> tuple[Who, User] | None:
@@ -47,17 +49,26 @@ def _to_sign_in() -> RedirectResponse:
     return RedirectResponse("/signin?next=/account", status_code=303)
 
 
+async def _in_db(request: Request, work: Callable[[Session], T]) -> T:
+    """``work`` with a database session, in the service's thread (the event loop never waits)."""
+    service: GameService = request.app.state.service
+
+    def run() -> T:
+        with service.sessions() as db:
+            return work(db)
+
+    return await service.run_db(run)
+
+
 async def _account_page(
     request: Request, user: User, status: int = 200, **context: Any
 ) -> HTMLResponse:
     """The account page of ``user`` (``context``: a notice, or a form's error)."""
-    service: GameService = request.app.state.service
 
-    def read() -> tuple[Any, list[TokenInfo]]:
-        with service.sessions() as db:
-            return active_ban(db, user.id), tokens_of(db, user.id)
+    def read(db: Session) -> tuple[Any, list[TokenInfo]]:
+        return active_ban(db, user.id), tokens_of(db, user.id)
 
-    ban, tokens = await service.run_db(read)
+    ban, tokens = await _in_db(request, read)
     limits = {"pass_min": PASSWORD_MIN, "pass_max": PASSWORD_MAX}
     return page(request, "account.html", status=status, banned=ban, tokens=tokens,
                 scopes=SCOPES, **limits, **context)  # fmt: skip
@@ -80,6 +91,13 @@ async def account_page(request: Request) -> Response:
     return response
 
 
+def _throttled_as(request: Request, user: User) -> tuple[str, str, Device | None]:
+    """What the sign-in throttle counts a password try by: the account, the address, the
+    device."""
+    device = read_device(request.app.state.secret, request.cookies.get(DEVICE_COOKIE))
+    return username_key(user.username), address(request), device
+
+
 async def _checked_form(request: Request, person: Who) -> Any:
     """The posted form, once its CSRF token is checked and the sign-in throttle lets this
     account try a password now."""
@@ -87,8 +105,7 @@ async def _checked_form(request: Request, person: Who) -> Any:
     require_csrf(request, person, form.get(CSRF_FIELD))
     assert person.user is not None
     throttle: SignInThrottle = request.app.state.throttle
-    device = read_device(request.app.state.secret, request.cookies.get(DEVICE_COOKIE))
-    await throttle.check(username_key(person.user.username), address(request), device)
+    await throttle.check(*_throttled_as(request, person.user))
     return form
 
 
@@ -96,8 +113,14 @@ async def _wrong_password(request: Request, person: Who, exc: GameError) -> None
     """Count a wrong current password as a failed sign-in of the account."""
     if exc.code == "wrong-password" and person.user is not None:
         throttle: SignInThrottle = request.app.state.throttle
-        device = read_device(request.app.state.secret, request.cookies.get(DEVICE_COOKIE))
-        await throttle.failed(username_key(person.user.username), address(request), device)
+        await throttle.failed(*_throttled_as(request, person.user))
+
+
+async def _refused(request: Request, user: User, exc: GameError, form: str) -> HTMLResponse:
+    """The account page again with ``exc`` said in the reader's language at the ``form`` that
+    was refused (``password``, ``close``, ``token``), with the refusal's status."""
+    message = exc.in_language(language(request))
+    return await _account_page(request, user, exc.status, **{f"{form}_error": message})
 
 
 @router.post("/account/password", include_in_schema=False)
@@ -116,8 +139,7 @@ async def change_password(request: Request) -> Response:
         await users.change_password(user, person.session, form.get("current"), new)
     except GameError as exc:
         await _wrong_password(request, person, exc)
-        message = exc.in_language(language(request))
-        return await _account_page(request, user, exc.status, password_error=message)
+        return await _refused(request, user, exc, "password")
     return RedirectResponse("/account?changed=password", status_code=303)
 
 
@@ -136,8 +158,7 @@ async def close_account(request: Request) -> Response:
         await users.close(user, form.get("password"))
     except GameError as exc:
         await _wrong_password(request, person, exc)
-        message = exc.in_language(language(request))
-        return await _account_page(request, user, exc.status, close_error=message)
+        return await _refused(request, user, exc, "close")
     fresh = new_csrf_binding()  # the page after: nobody signed in any more
     request.state.who = Who(None, None, fresh, fresh_binding=fresh)
     return sign_out_response(page(request, "account_closed.html"))
@@ -150,20 +171,13 @@ async def make_token(request: Request) -> Response:
     if found is None:
         return _to_sign_in()
     person, user = found
-    service: GameService = request.app.state.service
     form = await request.form()
     try:
         require_csrf(request, person, form.get(CSRF_FIELD))
         label, scopes = str(form.get("label") or ""), form.getlist("scope")
-
-        def write() -> str:
-            with service.sessions() as db:
-                return create_token(db, user.id, label, scopes)
-
-        secret = await service.run_db(write)
+        secret = await _in_db(request, lambda db: create_token(db, user.id, label, scopes))
     except GameError as exc:
-        message = exc.in_language(language(request))
-        return await _account_page(request, user, exc.status, token_error=message)
+        return await _refused(request, user, exc, "token")
     # shown once by the page the browser is sent to (reading it again makes no new token)
     response = RedirectResponse("/account#tokens-title", status_code=303)
     response.set_cookie(NEW_TOKEN_COOKIE, secret, max_age=120, path="/account", httponly=True,
@@ -178,15 +192,9 @@ async def drop_token(request: Request, token_id: int) -> Response:
     if found is None:
         return _to_sign_in()
     person, user = found
-    service: GameService = request.app.state.service
     form = await request.form()
     require_csrf(request, person, form.get(CSRF_FIELD))
-
-    def write() -> bool:
-        with service.sessions() as db:
-            return revoke_token(db, token_id, user.id)
-
-    await service.run_db(write)
+    await _in_db(request, lambda db: revoke_token(db, token_id, user.id))
     request.app.state.users.forget_tokens()
     return RedirectResponse("/account?changed=token#tokens-title", status_code=303)
 
@@ -203,18 +211,17 @@ async def download_games(request: Request) -> Response:
     service: GameService = request.app.state.service
     request.app.state.limits.check("create", address(request))  # heavy: counted as a creation
 
-    def read() -> list[str]:
-        with service.sessions() as db:
-            rows = db.scalars(
-                select(GameRow.id)
-                .join(PlayerRow, PlayerRow.game_id == GameRow.id)
-                .where(PlayerRow.user_id == user.id)
-                .order_by(GameRow.created_at.desc(), GameRow.id.desc())
-                .limit(GAMES_CAP)
-            ).all()
-            return list(dict.fromkeys(reversed(rows)))  # both sides against oneself: once
+    def read(db: Session) -> list[str]:
+        rows = db.scalars(
+            select(GameRow.id)
+            .join(PlayerRow, PlayerRow.game_id == GameRow.id)
+            .where(PlayerRow.user_id == user.id)
+            .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+            .limit(GAMES_CAP)
+        ).all()
+        return list(dict.fromkeys(reversed(rows)))  # both sides against oneself: once
 
-    ids = await service.run_db(read)
+    ids = await _in_db(request, read)
 
     async def lines() -> AsyncIterator[str]:
         for game_id in ids:

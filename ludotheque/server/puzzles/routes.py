@@ -12,8 +12,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
@@ -27,6 +28,7 @@ from ..errors import GameError, say
 from ..play.actions import Body
 from ..play.deps import ServiceDep
 from ..play.schemas import documented
+from ..play.service import GameService
 from ..rating.glicko import Rating
 from ..web.pages import looking, page
 from . import catalogue as cat
@@ -47,6 +49,7 @@ SEEN = 300
 router = APIRouter()
 WhoNow = Annotated[Who, Depends(who)]
 rng = random.SystemRandom()
+T = TypeVar("T")
 
 
 def catalogue(request: Request) -> Catalogue:
@@ -168,20 +171,19 @@ async def api_start(
     require_csrf(request, person)
     user_id = person.user.id if person.user else None
 
-    def start() -> dict[str, Any]:
-        with service.sessions() as db:
-            puzzle, mode, streak_id = _choose(db, books, body, user_id)
-            row = store.start_attempt(db, puzzle, user_id, mode, streak_id)
-            rating = store.puzzle_rating(db, puzzle).rating
-            return {
-                "attempt": row.id,
-                "mode": mode,
-                "rated": row.rated,
-                "puzzle": puzzle_view(puzzle, rating),
-                "streak": store.streak_of(db, streak_id),
-            }
+    def start(db: Session) -> dict[str, Any]:
+        puzzle, mode, streak_id = _choose(db, books, body, user_id)
+        row = store.start_attempt(db, puzzle, user_id, mode, streak_id)
+        rating = store.puzzle_rating(db, puzzle).rating
+        return {
+            "attempt": row.id,
+            "mode": mode,
+            "rated": row.rated,
+            "puzzle": puzzle_view(puzzle, rating),
+            "streak": store.streak_of(db, streak_id),
+        }
 
-    return await service.run_db(start)
+    return await _read(service, start)
 
 
 @router.post(
@@ -202,22 +204,21 @@ async def api_answer(
     puzzle is solved after the last); wrong, the attempt is lost and the position stays."""
     require_csrf(request, person)
 
-    def check() -> dict[str, Any]:
-        with service.sessions() as db:
-            row = store.attempt(db, attempt_id)
-            puzzle = find(db, books, row.puzzle_id, row.user_id)
-            done = store.answer(db, row, puzzle, body.move)
-            return {
-                "right": done.right,
-                "step": done.step,
-                "played": [vars(s) for s in done.played],
-                "solved": done.solved,
-                "result": done.result,
-                "rating": done.rating,
-                "streak": done.streak,
-            }
+    def check(db: Session) -> dict[str, Any]:
+        row = store.attempt(db, attempt_id)
+        puzzle = find(db, books, row.puzzle_id, row.user_id)
+        done = store.answer(db, row, puzzle, body.move)
+        return {
+            "right": done.right,
+            "step": done.step,
+            "played": [vars(s) for s in done.played],
+            "solved": done.solved,
+            "result": done.result,
+            "rating": done.rating,
+            "streak": done.streak,
+        }
 
-    return await service.run_db(check)
+    return await _read(service, check)
 
 
 @router.get(
@@ -229,21 +230,38 @@ async def api_answer(
 async def api_proof(attempt_id: str, service: ServiceDep, books: CatalogueDep) -> dict[str, Any]:
     """The puzzle's whole line, once the attempt has an answer (right or wrong)."""
 
-    def read() -> dict[str, Any]:
-        with service.sessions() as db:
-            row = store.attempt(db, attempt_id)
-            if row.result is None:
-                raise GameError(store.NO_PROOF, "not-yet", 409)
-            puzzle = find(db, books, row.puzzle_id, row.user_id)
-            return {
-                "id": puzzle.id,
-                "start": puzzle.position,
-                "source": puzzle.source,
-                "steps": [vars(s) for s in cat.proof_steps(puzzle)],
-                "facts": puzzle.facts,
-            }
+    def read(db: Session) -> dict[str, Any]:
+        row = store.attempt(db, attempt_id)
+        if row.result is None:
+            raise GameError(store.NO_PROOF, "not-yet", 409)
+        puzzle = find(db, books, row.puzzle_id, row.user_id)
+        return {
+            "id": puzzle.id,
+            "start": puzzle.position,
+            "source": puzzle.source,
+            "steps": [vars(s) for s in cat.proof_steps(puzzle)],
+            "facts": puzzle.facts,
+        }
 
-    return await service.run_db(read)
+    return await _read(service, read)
+
+
+async def _read(service: GameService, read: Callable[[Session], T]) -> T:
+    """``read`` (or write) with a database session, in the service's thread (the event loop
+    never waits on it): every handler here works so."""
+
+    def run() -> T:
+        with service.sessions() as db:
+            return read(db)
+
+    return await service.run_db(run)
+
+
+def _own(person: Who) -> int:
+    """The signed-in player's id, for what is only theirs; a guest is told to sign in (401)."""
+    if person.user is None:
+        raise GameError(SIGN_IN, "sign-in", 401)
+    return person.user.id
 
 
 def _mistake_view(puzzle: Puzzle) -> dict[str, Any]:
@@ -259,6 +277,10 @@ def _mistake_view(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
+def _mistakes(db: Session, user_id: int) -> list[dict[str, Any]]:
+    return [_mistake_view(p) for p in mistakes_of(db, user_id)]
+
+
 @router.get(
     "/api/puzzles/mistakes",
     response_model=None,
@@ -267,15 +289,8 @@ def _mistake_view(puzzle: Puzzle) -> dict[str, Any]:
 )
 async def api_mistakes(person: WhoNow, service: ServiceDep) -> list[dict[str, Any]]:
     """The signed-in player's own mistakes in their analysed games, as puzzles."""
-    if person.user is None:
-        raise GameError(SIGN_IN, "sign-in", 401)
-    user_id = person.user.id
-
-    def read() -> list[dict[str, Any]]:
-        with service.sessions() as db:
-            return [_mistake_view(p) for p in mistakes_of(db, user_id)]
-
-    return await service.run_db(read)
+    user_id = _own(person)
+    return await _read(service, lambda db: _mistakes(db, user_id))
 
 
 def _ratings(db: Session, user_id: int) -> list[dict[str, Any]]:
@@ -302,15 +317,8 @@ def _ratings(db: Session, user_id: int) -> list[dict[str, Any]]:
 )
 async def api_ratings(person: WhoNow, service: ServiceDep) -> list[dict[str, Any]]:
     """The signed-in player's puzzle ratings and best streaks."""
-    if person.user is None:
-        raise GameError(SIGN_IN, "sign-in", 401)
-    user_id = person.user.id
-
-    def read() -> list[dict[str, Any]]:
-        with service.sessions() as db:
-            return _ratings(db, user_id)
-
-    return await service.run_db(read)
+    user_id = _own(person)
+    return await _read(service, lambda db: _ratings(db, user_id))
 
 
 # -- pages -----------------------------------------------------------------------------------
@@ -322,20 +330,13 @@ pages = APIRouter(dependencies=[Depends(looking)], include_in_schema=False)
 async def puzzles_page(request: Request, service: ServiceDep, books: CatalogueDep) -> HTMLResponse:
     person: Who = request.state.who
     user_id = person.user.id if person.user else None
-
-    def read() -> list[dict[str, Any]] | None:
-        if user_id is None:
-            return None
-        with service.sessions() as db:
-            return _ratings(db, user_id)
-
-    ratings = await service.run_db(read)
+    ratings = [] if user_id is None else await _read(service, lambda db: _ratings(db, user_id))
     games = [{"name": g, "count": len(books.of(g)), "themes": books.themes(g)} for g in GAMES]
     return page(
         request,
         "puzzles.html",
         games=games,
-        ratings={r["game"]: r for r in ratings or []},
+        ratings={r["game"]: r for r in ratings},
         signed_in=user_id is not None,
     )
 
@@ -368,12 +369,5 @@ async def puzzle_page(
 async def mistakes_page(request: Request, service: ServiceDep) -> HTMLResponse:
     person: Who = request.state.who
     user_id = person.user.id if person.user else None
-
-    def read() -> list[dict[str, Any]]:
-        if user_id is None:
-            return []
-        with service.sessions() as db:
-            return [_mistake_view(p) for p in mistakes_of(db, user_id)]
-
-    found = await service.run_db(read)
+    found = [] if user_id is None else await _read(service, lambda db: _mistakes(db, user_id))
     return page(request, "puzzle_mistakes.html", mistakes=found, signed_in=user_id is not None)

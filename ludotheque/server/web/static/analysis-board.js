@@ -6,8 +6,8 @@ import { t } from "./i18n.js";
 import { w } from "/analysis/words.js";
 import { renderLines } from "./analysis.js";
 import { createEditor } from "./analysis-editor.js";
+import { $, announce, drawPosition, partialAsker, postJson, say, turnControls, wireTurnButtons } from "./board-host.js";
 
-const $ = (id) => document.getElementById(id);
 const root = $("board-root");
 const { game, ruleset } = root.dataset;
 let start = root.dataset.start; // the position set up (by the address, or by the editor)
@@ -25,53 +25,13 @@ const best = new Map(); // position string -> the engine's lines
 
 const sideName = (side) => t(`side.${side}`);
 
-function say(text, isError = false) {
-  const box = $("message");
-  box.textContent = text;
-  box.classList.toggle("error", Boolean(isError && text));
-}
-
-async function post(url, body) {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok) throw new Error((data && data.detail) || `HTTP ${response.status}`);
-  return data;
-}
+const post = (url, body) => postJson(url, body); // the analysis API takes no token
 
 const positionAt = (n) => (n === 0 ? start : line[n - 1].position);
 
 // the boards ask for part of a turn (a backgammon checker, a Defiance action)
-async function ask(message) {
-  try {
-    const reply = await post("/api/analysis/partial", { game, ruleset, position: positionAt(view), ...message });
-    return { type: "partial", id: message.id, ...reply };
-  } catch (error) {
-    return { type: "error", id: message.id, message: error.message };
-  }
-}
-
-function onTurn({ canFinish, canUndo, hidden, labels }) {
-  $("turn-controls").hidden = Boolean(hidden);
-  $("turn-done").disabled = !canFinish;
-  $("turn-undo").hidden = !canUndo;
-  if (labels) {
-    $("turn-done").textContent = labels.done;
-    $("turn-undo").textContent = labels.undo;
-  }
-}
-
-// a piece chosen is said in the live region (emptied first, so that it is heard each time)
-let telling = null;
-function announce(text) {
-  $("announce").textContent = "";
-  clearTimeout(telling);
-  telling = setTimeout(() => ($("announce").textContent = text), 60);
-}
+const ask = partialAsker(post, () => ({ game, ruleset, position: positionAt(view) }));
+const onTurn = turnControls();
 
 const board = boardModule.createBoard($("board"), { t, onMove: (notation) => play(notation), chooser: $("chooser"), say, ask, onTurn, announce });
 
@@ -124,15 +84,10 @@ async function show() {
   version += 1;
   const shown = line.slice(0, view);
   const live = current.to_move && current.to_move !== "chance" && !current.outcome;
-  const snap = {
-    id: "analysis", game, ruleset: current.ruleset, mode: "analysis", sides: current.sides, seat: "both",
-    my_sides: current.sides, start, position, to_move: current.to_move, can_move: Boolean(live), ply: version,
-    history: shown, legal: current.legal, extra: current.extra, outcome: current.outcome,
-    undo: { free: true, request: null, allowed: true }, rematch: false, watch: false, table: null, chat: null, dice: null,
-  };
-  board.update({
-    position, livePosition: position, legal: live ? current.legal : [], last: shown.length ? shown[shown.length - 1] : null,
-    before: view > 0 ? positionAt(view - 1) : null, animate: false, snap, mySides: current.sides,
+  const snap = drawPosition(board, {
+    id: "analysis", game, view: current, position, start, seat: "both", mySides: current.sides, canMove: Boolean(live),
+    ply: version, history: shown, last: shown.length ? shown[shown.length - 1] : null,
+    before: view > 0 ? positionAt(view - 1) : null, animate: false,
   });
   // what the page says around the board
   const o = current.outcome;
@@ -220,8 +175,7 @@ function go(n) {
 
 $("back").addEventListener("click", () => go(view - 1));
 $("reset").addEventListener("click", () => go(0));
-$("turn-done").addEventListener("click", () => board.finish && board.finish());
-$("turn-undo").addEventListener("click", () => board.undoStep && board.undoStep());
+wireTurnButtons(() => board);
 $("set-roll").addEventListener("click", () => {
   const [a, b] = [$("die-1").value, $("die-2").value];
   play(current.rolls.some((roll) => roll.startsWith("w")) ? `w${a}b${b}` : `${a}${b}`);

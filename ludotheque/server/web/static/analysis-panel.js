@@ -8,6 +8,7 @@
 import { w } from "/analysis/words.js";
 import { betterMove, chartTitle, comment, drawChart, el, markMoves, renderErrors, renderLines, renderSummary } from "./analysis.js";
 import { HINTS_EVENT } from "./boards/svg.js";
+import { readReply } from "./board-host.js";
 
 const STRENGTHS = ["quick", "normal", "deep"];
 const POLL_MS = 700;
@@ -38,14 +39,7 @@ async function json(url, options = {}) {
     ...options,
     headers: { "Content-Type": "application/json", ...(options.headers || {}) },
   });
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok) throw new Error((data && data.detail) || `HTTP ${response.status}`);
-  return data;
+  return readReply(response);
 }
 
 export function attachAnalysis({ mode, token, sideName, step, play }) {

@@ -6,8 +6,8 @@
 // browser; an account's by the server (and what the browser kept before is given to it).
 import { t } from "./i18n.js";
 import { HINTS_EVENT } from "./boards/svg.js";
+import { $, announce, drawPosition, partialAsker, postJson, say, turnControls, verdict, wireTurnButtons } from "./board-host.js";
 
-const $ = (id) => document.getElementById(id);
 const root = $("lesson-root");
 const game = root.dataset.game;
 const data = JSON.parse($("lesson-data").textContent);
@@ -42,60 +42,13 @@ function keep(ids) {
   }
 }
 
-async function post(url, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (csrf) headers["X-CSRF-Token"] = csrf;
-  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
-  let reply = null;
-  try {
-    reply = await response.json();
-  } catch {
-    reply = null;
-  }
-  if (!response.ok) throw new Error((reply && reply.detail) || `HTTP ${response.status}`);
-  return reply;
-}
-
-// what the board says itself (choose a direction, …), apart from the lesson's verdicts
-function say(text, isError = false) {
-  const box = $("message");
-  box.textContent = text;
-  box.classList.toggle("error", Boolean(isError && text));
-}
-
-function verdict(text, kind = "") {
-  const box = $("verdict");
-  box.textContent = text;
-  box.dataset.kind = kind;
-}
-
-let telling = null;
-function announce(text) {
-  $("announce").textContent = "";
-  clearTimeout(telling);
-  telling = setTimeout(() => ($("announce").textContent = text), 60);
-}
+// the CSRF token goes with the requests where the page has one
+const post = (url, body) => postJson(url, body, csrf ? { "X-CSRF-Token": csrf } : {});
 
 const step = () => steps[index];
 
-async function ask(message) {
-  try {
-    const reply = await post("/api/analysis/partial", { game, ruleset: step().ruleset, position: shown, ...message });
-    return { type: "partial", id: message.id, ...reply };
-  } catch (error) {
-    return { type: "error", id: message.id, message: error.message };
-  }
-}
-
-function onTurn({ canFinish, canUndo, hidden, labels }) {
-  $("turn-controls").hidden = Boolean(hidden) || solvedHere;
-  $("turn-done").disabled = !canFinish;
-  $("turn-undo").hidden = !canUndo;
-  if (labels) {
-    $("turn-done").textContent = labels.done;
-    $("turn-undo").textContent = labels.undo;
-  }
-}
+const ask = partialAsker(post, () => ({ game, ruleset: step().ruleset, position: shown }));
+const onTurn = turnControls(() => solvedHere); // a solved step's board rests
 
 const board = boardModule.createBoard($("board"), {
   t, onMove: (notation) => tryMove(notation), chooser: $("chooser"), say, ask, onTurn, announce, giveUp: () => {},
@@ -114,13 +67,10 @@ async function show(position, live, last = null, before = null) {
   shown = position;
   version += 1;
   const canMove = Boolean(live && view.to_move && view.to_move !== "chance" && !view.outcome);
-  const snap = {
-    id: "lesson", game, ruleset: view.ruleset, mode: "analysis", sides: view.sides, seat: "both",
-    my_sides: view.sides, start: before ?? position, position, to_move: view.to_move, can_move: canMove, ply: version,
-    history: last ? [last] : [], legal: view.legal, extra: view.extra, outcome: view.outcome,
-    undo: { free: true, request: null, allowed: true }, rematch: false, watch: false, table: null, chat: null, dice: null,
-  };
-  board.update({ position, livePosition: position, legal: canMove ? view.legal : [], last, before, animate: false, snap, mySides: view.sides });
+  drawPosition(board, {
+    id: "lesson", game, view, position, start: before ?? position, seat: "both", mySides: view.sides, canMove, ply: version,
+    history: last ? [last] : [], last, before, animate: false,
+  });
   $("rolls").hidden = !(live && view.to_move === "chance");
   $("move-input").disabled = !live;
   $("move-submit").disabled = !live;
@@ -222,8 +172,7 @@ $("hint-button").addEventListener("click", () => {
 });
 $("next").addEventListener("click", () => go(index + 1));
 $("retry").addEventListener("click", () => go(index));
-$("turn-done").addEventListener("click", () => board.finish && board.finish());
-$("turn-undo").addEventListener("click", () => board.undoStep && board.undoStep());
+wireTurnButtons(() => board);
 $("move-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = $("move-input").value.trim();

@@ -5,8 +5,8 @@
 // proof steps through the whole line with what its source measured.
 import { t } from "./i18n.js";
 import { w } from "/analysis/words.js";
+import { $, announce, drawPosition, partialAsker, postJson, readReply, say, turnControls, verdict, wireTurnButtons } from "./board-host.js";
 
-const $ = (id) => document.getElementById(id);
 const root = $("board-root");
 const csrf = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
 const REPLY_DELAY = 450;
@@ -36,72 +36,12 @@ const themeName = (theme) => {
 // a step of the line as the board's last move (a cube's "no double" is the roll it leads to)
 const lastOf = (step) => ({ kind: "move", text: step.move === "no double" ? "roll" : step.move, side: step.side, position: step.position });
 
-async function post(url, body) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-    body: JSON.stringify(body),
-  });
-  return reply(response);
-}
-
-async function get(url) {
-  return reply(await fetch(url));
-}
-
-async function reply(response) {
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = new Error((data && data.detail) || `HTTP ${response.status}`);
-    error.code = data && data.code;
-    throw error;
-  }
-  return data;
-}
-
-function say(text, isError = false) {
-  const box = $("message");
-  box.textContent = text;
-  box.classList.toggle("error", Boolean(isError && text));
-}
-
-function verdict(text, kind = "") {
-  const box = $("verdict");
-  box.textContent = text;
-  box.dataset.kind = kind;
-}
-
-let telling = null;
-function announce(text) {
-  $("announce").textContent = "";
-  clearTimeout(telling);
-  telling = setTimeout(() => ($("announce").textContent = text), 60);
-}
+const post = (url, body) => postJson(url, body, { "X-CSRF-Token": csrf });
+const get = async (url) => readReply(await fetch(url));
 
 // the boards ask for part of a turn (a backgammon checker, a Defiance action)
-async function ask(message) {
-  try {
-    const answer = await post("/api/analysis/partial", { game: puzzle.game, ruleset: puzzle.ruleset, position, ...message });
-    return { type: "partial", id: message.id, ...answer };
-  } catch (error) {
-    return { type: "error", id: message.id, message: error.message };
-  }
-}
-
-function onTurn({ canFinish, canUndo, hidden, labels }) {
-  $("turn-controls").hidden = Boolean(hidden);
-  $("turn-done").disabled = !canFinish;
-  $("turn-undo").hidden = !canUndo;
-  if (labels) {
-    $("turn-done").textContent = labels.done;
-    $("turn-undo").textContent = labels.undo;
-  }
-}
+const ask = partialAsker(post, () => ({ game: puzzle.game, ruleset: puzzle.ruleset, position }));
+const onTurn = turnControls();
 
 // a guest's answered puzzles, kept in the browser so that the next puzzle is a new one
 const SEEN = 300;
@@ -131,15 +71,9 @@ async function show(shown, live, before = null) {
   }
   version += 1;
   const movable = Boolean(live && !puzzle.cube && view.to_move && view.to_move !== "chance" && !view.outcome);
-  const snap = {
-    id: "puzzle", game: puzzle.game, ruleset: view.ruleset, mode: "analysis", sides: view.sides, seat: puzzle.side,
-    my_sides: [puzzle.side], start: puzzle.position, position: shown, to_move: view.to_move, can_move: movable,
-    ply: version, history: last ? [last] : [], legal: view.legal, extra: view.extra, outcome: view.outcome,
-    undo: { free: true, request: null, allowed: true }, rematch: false, watch: false, table: null, chat: null, dice: null,
-  };
-  board.update({
-    position: shown, livePosition: shown, legal: movable ? view.legal : [], last, before, animate: Boolean(before),
-    snap, mySides: [puzzle.side],
+  drawPosition(board, {
+    id: "puzzle", game: puzzle.game, view, position: shown, start: puzzle.position, seat: puzzle.side, mySides: [puzzle.side],
+    canMove: movable, ply: version, history: last ? [last] : [], last, before, animate: Boolean(before),
   });
   const cube = $("cube-answers");
   cube.hidden = !(live && puzzle.cube);
@@ -365,8 +299,7 @@ $("next-puzzle").addEventListener("click", () => {
   if (streak && streak.over) streak = null;
   start();
 });
-$("turn-done").addEventListener("click", () => board && board.finish && board.finish());
-$("turn-undo").addEventListener("click", () => board && board.undoStep && board.undoStep());
+wireTurnButtons(() => board);
 for (const button of $("cube-answers").querySelectorAll("button")) {
   button.addEventListener("click", () => answer(button.dataset.answer));
 }
