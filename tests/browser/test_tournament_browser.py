@@ -14,7 +14,8 @@ from playwright.sync_api import Page, expect
 
 from ludotheque.bridge import Bridge, Client, agent_engine
 from tests.browser.conftest import Server, shot
-from tests.browser.test_account_browser import browser_page, found, sign_up
+from tests.browser.helpers import page_in, violations
+from tests.browser.test_account_browser import sign_up
 from tests.server.live import bot
 
 CASES = [(lang, size) for lang in ("en", "fr") for size in ("desktop", "phone")]
@@ -55,7 +56,7 @@ def test_tournament_pages(
 ) -> None:  # fmt: skip
     server, words, where = tour_server, WORDS[lang], f"tournament-{lang}-{size}"
     problems: list[str] = []
-    page = browser_page(new_page, server, lang, size)
+    page = page_in(new_page, server, lang, size)
     sign_up(page, server, f"tour{lang}{size[0]}")
     # the list, reached from the navigation (a phone's menu first)
     if page.locator("#menu-button").is_visible():
@@ -63,7 +64,7 @@ def test_tournament_pages(
     page.get_by_role("link", name=words["nav"], exact=True).click()
     page.wait_for_url("**/tournaments")
     expect(page.locator("#tour-form")).to_be_visible()
-    problems += found(page, f"{where}-list")
+    problems += violations(page, f"{where}-list")
     shot(page, f"{where}-list")
     # a tournament made through the form, joined and left with its buttons
     page.fill("#tour-name", f"Test {lang} {size}")
@@ -79,7 +80,7 @@ def test_tournament_pages(
     page.click("#tour-join")
     expect(page.locator("#tour-joined")).to_have_text(words["joined"])
     expect(page.locator("#standings")).to_contain_text(f"tour{lang}{size[0]}")
-    problems += found(page, f"{where}-joined")
+    problems += violations(page, f"{where}-joined")
     shot(page, f"{where}-joined")
     page.click("#tour-withdraw")
     expect(page.locator("#tour-join")).to_have_text(words["join"])
@@ -95,13 +96,13 @@ def test_tournament_pages(
     )
     if page.locator("#pairings").count():
         expect(page.locator("#tour-pairings-title")).to_have_text(words["round"])
-        problems += found(page, f"{where}-running")
+        problems += violations(page, f"{where}-running")
         shot(page, f"{where}-running")
     expect(page.locator("#tour-standings-title")).to_have_text(words["final"], timeout=90_000)
     expect(page.locator("#standings tbody tr")).to_have_count(2)
     expect(page.locator("#all-games tbody tr")).to_have_count(1)
     assert page.locator("#standings thead th").count() == 6  # place, player, score, two ties
-    problems += found(page, f"{where}-final")
+    problems += violations(page, f"{where}-final")
     shot(page, f"{where}-final")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
     assert not problems, "\n".join(problems)
