@@ -98,7 +98,8 @@ def open_seat(new_page: Callable[..., Page], server: Server, url: str, lang: str
 
 
 def play(page: Page, move: str) -> None:
-    page.wait_for_selector("#move-input:not([disabled])")
+    # the other seat's move arrives over its socket: on a loaded machine it may take a while
+    page.wait_for_selector("#move-input:not([disabled])", timeout=30_000)
     page.fill("#move-input", move)
     page.click("#move-submit")
 
