@@ -367,7 +367,8 @@ def main() -> None:
             while len(pending) < args.jobs:
                 in_matches = sum(1 for k in pending.values() if k == "match")
                 want_match = match_games + 4 * in_matches < args.games // 2
-                if want_match and (not money_todo or in_matches == 0):
+                money_done = (args.games + 1) // 2 - len(money_todo)
+                if want_match and (not money_todo or match_games <= money_done):
                     work = ("match", next_match)
                     next_match += 1
                 elif money_todo:
