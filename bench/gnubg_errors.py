@@ -63,6 +63,7 @@ from ludotheque.games.backgammon.rules import SIDES, BackgammonState
 from ludotheque.record import Record
 
 MATCH_LENGTH = 7
+ABSURD = 100.0  # EMG: no game of fifty moves loses that much; GNU Backgammon's overflow does
 PLAYERS = ("hard", "gnubg0", "gnubg1")
 _CUBEFUL = re.compile(r"^\s*\d\.\s+(No double|Double, take|Double, pass)\s+([-+]?\d+(?:\.\d+)?)")
 
@@ -222,6 +223,7 @@ def play_unit(kind: str, index: int, name: str, seed: int) -> list[Record]:
 _STATS = textwrap.dedent("""
     import sys
     import gnubg
+    import json
     path, plies, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     for command in ("set player 0 human", "set player 1 human", "set threads 1", "set jacoby on",
                     "import mat " + path,
@@ -229,7 +231,11 @@ _STATS = textwrap.dedent("""
                     "set analysis cubedecision evaluation plies %d" % plies,
                     "analyse match", "first game"):
         gnubg.command(command)
-    for number in range(count):
+    read = [(g["info"]["winner"], g["info"]["points-won"])
+            for g in gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)["games"]]
+    with open(sys.argv[4], "w") as out:
+        json.dump(read, out)
+    for number in range(len(read)):
         if number:
             gnubg.command("next game")
         gnubg.command("show statistics game")
@@ -267,23 +273,41 @@ def parse_statistics(text: str) -> list[dict[str, float]]:
     return games
 
 
-def analyse(games: list[Record], plies: int) -> list[dict[str, float]]:
-    """GNU Backgammon's statistics of each game, after its analysis at ``plies``."""
+def analyse(games: list[Record], plies: int) -> list[dict[str, Any]]:
+    """GNU Backgammon's statistics of each game, after its analysis at ``plies``.
+
+    A game GNU Backgammon did not read as we played it (another winner or other points: it
+    read a redouble of a dead cube as no redouble, then stopped at the next game's score) or
+    whose figures are beyond belief (an error total above ``ABSURD`` EMG: its normalisation of
+    match equity overflowing, seen in such a misread game) is kept with ``left_out`` saying why,
+    and counted apart in the table."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "games.mat"
         mat.write(path, games)
         done = subprocess.run(
-            [sys.executable, "-c", _STATS, str(path), str(plies), str(len(games))],
+            [sys.executable, "-c", _STATS, str(path), str(plies), str(len(games)),
+             str(path.with_suffix(".json"))],
             check=True,
             capture_output=True,
             timeout=3600,
             cwd=folder,
-        )
-    figures = parse_statistics(done.stdout.decode("utf-8", "replace"))
-    if len(figures) != len(games):
-        raise RuntimeError(
-            f"GNU Backgammon gave statistics of {len(figures)} of {len(games)} games"
-        )
+        )  # fmt: skip
+        read = json.loads(path.with_suffix(".json").read_text())
+    figures: list[dict[str, Any]] = list(parse_statistics(done.stdout.decode("utf-8", "replace")))
+    if len(figures) != len(read):
+        raise RuntimeError(f"GNU Backgammon gave statistics of {len(figures)} of {len(read)} games")
+    for number, record in enumerate(games):
+        if number >= len(read):
+            figures.append({"checker_decisions": 0.0, "checker_emg": 0.0, "cube_decisions": 0.0,
+                            "cube_emg": 0.0, "left_out": "not read by GNU Backgammon"})  # fmt: skip
+            continue
+        outcome, state = record.outcome(), record.state
+        assert outcome is not None and isinstance(state, BackgammonState)
+        ours = ("X" if outcome.winner == "white" else "O", state.points())
+        if tuple(read[number]) != ours:
+            figures[number]["left_out"] = f"read as {read[number]}, played as {list(ours)}"
+        elif max(figures[number]["checker_emg"], figures[number]["cube_emg"]) > ABSURD:
+            figures[number]["left_out"] = "error total beyond belief"
     return figures
 
 
@@ -303,6 +327,7 @@ def run_unit(kind: str, index: int, name: str, seed: int, plies: int) -> list[di
 
 def rate(rows: list[dict[str, Any]], parts: tuple[str, ...]) -> tuple[float, float]:
     """GNU Backgammon's error rate (mEMG a decision) over ``rows`` and the decisions counted."""
+    rows = [r for r in rows if "left_out" not in r]
     error = sum(r[f"{p}_emg"] for r in rows for p in parts)
     count = sum(r[f"{p}_decisions"] for r in rows for p in parts)
     return (1000 * error / count if count else float("nan")), count
@@ -326,11 +351,16 @@ def chosen(rows: list[dict[str, Any]], games: int) -> list[dict[str, Any]]:
 
 def table(rows: list[dict[str, Any]], name: str) -> str:
     """One line of the table: player, games (money + match), checker, cube and overall rates."""
+    apart = sum(1 for r in rows if "left_out" in r)
+    rows = [r for r in rows if "left_out" not in r]
     money = sum(1 for r in rows if r["kind"] == "money")
     checker, moves = rate(rows, ("checker",))
     cube, decisions = rate(rows, ("cube",))
     overall, _ = rate(rows, ("checker", "cube"))
-    return (f"| {name} | {len(rows)} ({money} money, {len(rows) - money} match) | "
+    kept = f"{len(rows)} ({money} money, {len(rows) - money} match" + (
+        f"; {apart} left out)" if apart else ")"
+    )
+    return (f"| {name} | {kept} | "
             f"{checker:.2f} ({moves:.0f} moves) | {cube:.2f} ({decisions:.0f} decisions) | "
             f"{overall:.2f} |")  # fmt: skip
 
