@@ -276,8 +276,8 @@ def parse_statistics(text: str) -> list[dict[str, float]]:
 def analyse(games: list[Record], plies: int) -> list[dict[str, Any]]:
     """GNU Backgammon's statistics of each game, after its analysis at ``plies``.
 
-    A game GNU Backgammon did not read as we played it (another winner or other points: it
-    read a redouble of a dead cube as no redouble, then stopped at the next game's score) or
+    A game GNU Backgammon did not read as we played it (another winner or other points: once
+    it read a redouble to 4 in a 7-point match as none, then stopped at the next game's score) or
     whose figures are beyond belief (an error total above ``ABSURD`` EMG: its normalisation of
     match equity overflowing, seen in such a misread game) is kept with ``left_out`` saying why,
     and counted apart in the table."""
