@@ -142,7 +142,7 @@ def test_two_processes_allow_the_limit_not_twice_it(
     for i in range(12):  # alternately, as a proxy spreads one address over processes
         client = a if i % 2 == 0 else b
         answers.append(client.post("/api/games", json={"game": "general"}).status_code)
-        time.sleep(0.3)  # the processes exchange their counts twice a second
+        time.sleep(0.6)  # the processes exchange their counts twice a second (or later, loaded)
     assert answers.count(201) <= 7 and answers.count(201) >= 6, answers
     assert answers[-1] == 429
 
