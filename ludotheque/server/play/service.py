@@ -35,7 +35,7 @@ from ..store.sqlitelog import SqliteLog
 from .boards import available, board
 from .collaborators import ClockRules, MatchRules
 from .database import Database
-from .memory import Games
+from .memory import Games, record_time
 from .people import Person
 from .refusals import bad_position, engine_error, reads_back
 from .session import BOTH, MODES, WATCH, Created, Event, Extra, GameSession, new_token
@@ -263,8 +263,11 @@ class GameService:
         session.clock = self.clocks.new_clock(session)
         events = self._advance(session)
         self.writer.timed(session, events, self.now())
+        created = now()  # one moment for the row and the record: read again, they agree
+        record.started = record_time(created)
         row = GameRow(
             id=game_id, game=g.name, ruleset=g.ruleset, mode=mode, start=record.start,
+            created_at=created,
             players=players, computer_side=computer_side, level=level, seed=record.seed or "",
             rematch_of=rematch_of.id if rematch_of else None, control=control, rated=rated,
             public=public,

@@ -178,9 +178,18 @@ function button(text, action, className = "") {
   return b;
 }
 
+// The accepted game opens once: the answer to "accept" and the socket's "start" both name it,
+// and a second navigation would abort the first one mid-load.
+let leaving = false;
+function openGame(url) {
+  if (leaving) return;
+  leaving = true;
+  location.href = url;
+}
+
 async function accept(seek) {
   const answer = await post(`/api/lobby/seeks/${encodeURIComponent(seek.id)}/accept`);
-  location.href = answer.url;
+  openGame(answer.url);
 }
 
 function seekItem(seek) {
@@ -296,8 +305,8 @@ function connect() {
     if (message.type === "lobby") render(message);
     else if (message.type === "start") {
       play("turn");
-      notify(t("lobby.starting"), t("lobby.starting_body"), "lobby-start");
-      location.href = message.url;
+      if (!leaving) notify(t("lobby.starting"), t("lobby.starting_body"), "lobby-start");
+      openGame(message.url);
     }
   });
   socket.addEventListener("close", (event) => {
