@@ -65,6 +65,11 @@ from ludotheque.record import Record
 MATCH_LENGTH = 7
 ABSURD = 100.0  # EMG: no game of fifty moves loses that much; GNU Backgammon's overflow does
 PLAYERS = ("hard", "gnubg0", "gnubg1")
+CUBE_ERRORS = ("Missed doubles below CP", "Missed doubles above CP", "Wrong doubles below DP",
+               "Wrong doubles above TG", "Wrong takes", "Wrong passes")  # fmt: skip
+"""GNU Backgammon's kinds of cube error, each counted with its EMG in the rows."""
+_COUNTED = re.compile(r"(?<![\d.(+-])(\d+)(?:\s*\(\s*([-+]?\d+\.\d+)\s*\([^()]*\)\s*\))?")
+ESSENTIAL = ("checker_decisions", "checker_emg", "cube_decisions", "cube_emg")
 _CUBEFUL = re.compile(r"^\s*\d\.\s+(No double|Double, take|Double, pass)\s+([-+]?\d+(?:\.\d+)?)")
 
 
@@ -267,7 +272,15 @@ def parse_statistics(text: str) -> list[dict[str, float]]:
                     figures[f"{part}_decisions"] = sum(_two(stripped))
                 elif stripped.startswith("Error total EMG"):
                     figures[f"{part}_emg"] = sum(abs(v) for v in _two(stripped))
-        if len(figures) != 4:
+                elif part == "cube" and stripped.startswith(CUBE_ERRORS):
+                    # "Wrong takes (EMG (Points))   1 (-0.031 ( -0.031))   0": count and EMG
+                    # of each side
+                    kind = next(k for k in CUBE_ERRORS if stripped.startswith(k))
+                    found = _COUNTED.findall(stripped[len(kind) :].replace("(EMG (Points))", ""))
+                    key = kind.lower().replace(" ", "_")
+                    figures[key] = float(sum(int(n) for n, _ in found))
+                    figures[f"{key}_emg"] = sum(abs(float(e)) for _, e in found if e)
+        if sum(1 for k in figures if k in ESSENTIAL) != 4:
             raise ValueError(f"incomplete statistics: {figures}")
         games.append(figures)
     return games
@@ -365,6 +378,22 @@ def table(rows: list[dict[str, Any]], name: str) -> str:
             f"{overall:.2f} |")  # fmt: skip
 
 
+def breakdown(rows: list[dict[str, Any]]) -> str:
+    """The cube errors by GNU Backgammon's kind: count and share of the cube rate (mEMG over all
+    close or actual decisions), for the games analysed with the breakdown."""
+    rows = [r for r in rows if "left_out" not in r and "wrong_takes" in r]
+    decisions = sum(r["cube_decisions"] for r in rows)
+    if not decisions:
+        return "no cube breakdown (games analysed before it was kept)"
+    parts = []
+    for kind in CUBE_ERRORS:
+        key = kind.lower().replace(" ", "_")
+        count = sum(r.get(key, 0.0) for r in rows)
+        share = 1000 * sum(r.get(f"{key}_emg", 0.0) for r in rows) / decisions
+        parts.append(f"{kind.lower()} {count:.0f} ({share:.2f})")
+    return f"cube errors over {len(rows)} games: " + "; ".join(parts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="half money, half 7-point match")
@@ -430,6 +459,7 @@ def main() -> None:
     print("| player | games | checker play | cube | overall |")
     print("| --- | --- | --- | --- | --- |")
     print(table(used, args.player))
+    print(breakdown(used))
 
 
 if __name__ == "__main__":

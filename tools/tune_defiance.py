@@ -1,0 +1,208 @@
+"""Tune Defiance's evaluation by playing: SPSA on the weights, the objective being games won.
+
+``tools/train_defiance.py`` fits the weights to game results, and its fit predicts results
+better yet plays worse: it learns who is winning, not which turn makes progress. This tool
+learns from play instead (simultaneous perturbation stochastic approximation, the method chess
+engines tune their evaluations with): each iteration draws a random sign for every weight,
+plays two games between the weights nudged up (``θ + cΔ``) and nudged down (``θ − cΔ``), one
+with each side, and moves ``θ`` towards whichever won:
+
+    θ ← θ + lr · c · Δ · (score of θ + cΔ − score of θ − cΔ) / 2
+
+The games are between one-ply players (``GreedyAgent``, a little temperature so that no two
+games are the same), fast enough for thousands of games; ``match`` then measures the tuned
+weights where they matter, in ``hard``'s search, against the hand-set weights and the levels.
+The progress features keep their signs (a weight that would cross zero is held at zero), so the
+evaluation never falls when the Rebels come closer to a sector; the bias is not tuned (the
+calibration reads the evaluation as a chance afterwards).
+
+    nice -n 19 python tools/tune_defiance.py spsa --dir DIR --iterations 400 --jobs 2
+    python tools/tune_defiance.py match --dir DIR --opponent hand --games 40 --jobs 2
+
+Both resume: ``spsa`` from ``DIR/spsa.json`` (θ and the iteration, written after each one, with
+``DIR/spsa.log`` keeping every iteration), ``match`` from its games in ``DIR/match-…/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _records import finished, save, score
+from train_defiance import HAND_WEIGHTS, SIGNS
+
+from ludotheque.ai.agent import Agent, Budget, tell
+from ludotheque.ai.alphabeta import AlphaBetaAgent
+from ludotheque.ai.greedy import GreedyAgent
+from ludotheque.ai.levels import make_agent
+from ludotheque.games.defiance import evaluation
+from ludotheque.record import Record
+
+Weights = tuple[float, ...]
+
+SPREAD = {
+    "progress": 1.0, "weakest": 0.3, "controlled": 1.0, "need": 3.0, "need_max": 1.0,
+    "need_second": 1.0, "rebels_at_risk": 2.0, "imperials_at_risk": 2.0, "material": 5.0,
+    "freedom": 1.5, "distance": 2.0, "close": 0.5, "threat": 0.3, "cornered": 0.3,
+}  # fmt: skip
+"""A feature's usual spread over positions: a perturbation moves every feature's share of the
+evaluation by about the same amount (``C / spread``)."""
+C = 0.3
+TEMPERATURE = 0.02
+
+
+def perturbation(k: int) -> list[float]:
+    return [C / SPREAD[name] for name in evaluation.FEATURES][:k]
+
+
+def held(theta: Sequence[float]) -> Weights:
+    """``theta`` with the progress features' weights kept on their side of zero."""
+    return tuple(
+        0.0 if sign and value * sign < 0 else value
+        for value, sign in zip(theta, SIGNS.tolist(), strict=True)
+    )
+
+
+def play_game(
+    ruleset: str, weights: dict[str, Weights], agents: dict[str, Agent], seed: str
+) -> Record:
+    """One game in which each side's agent evaluates with its own weights."""
+    record = Record.new("defiance", ruleset, seed=seed)
+    for agent in agents.values():
+        tell(agent, record)
+    while record.outcome() is None:
+        side = str(record.state.to_move)
+        evaluation.WEIGHTS = weights[side]
+        record.play(agents[side].choose(record.state))
+    evaluation.WEIGHTS = HAND_WEIGHTS
+    return record
+
+
+def _spsa_game(task: tuple[str, Weights, Weights, int]) -> float:
+    """The Rebels' score of one greedy game (rebels' weights, imperium's weights, seed)."""
+    ruleset, rebels, imperium, seed = task
+    agents: dict[str, Agent] = {
+        "rebels": GreedyAgent(2 * seed, temperature=TEMPERATURE),
+        "imperium": GreedyAgent(2 * seed + 1, temperature=TEMPERATURE),
+    }
+    record = play_game(ruleset, {"rebels": rebels, "imperium": imperium}, agents, f"spsa-{seed}")
+    outcome = record.outcome()
+    assert outcome is not None
+    return score(outcome, "rebels")
+
+
+def spsa(folder: Path, iterations: int, ruleset: str, lr: float, jobs: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    state_path = folder / "spsa.json"
+    if state_path.exists():
+        state = json.loads(state_path.read_text())
+    else:
+        state = {"theta": list(HAND_WEIGHTS), "iteration": 0, "ruleset": ruleset, "lr": lr}
+    theta = list(state["theta"])
+    c = perturbation(len(theta))
+    started = time.monotonic()
+    with Pool(jobs) as pool, (folder / "spsa.log").open("a") as log:
+        while state["iteration"] < iterations:
+            i = state["iteration"]
+            rng = random.Random(i)
+            delta = [rng.choice((-1.0, 1.0)) for _ in theta]
+            plus = held([t + ck * d for t, ck, d in zip(theta, c, delta, strict=True)])
+            minus = held([t - ck * d for t, ck, d in zip(theta, c, delta, strict=True)])
+            # the same seed for both games: only the sides change
+            a, b = pool.map(_spsa_game, [(ruleset, plus, minus, i), (ruleset, minus, plus, i)])
+            result = (a + (1.0 - b)) - 1.0  # θ+'s score over the two games, less θ-'s, halved x2
+            rate = lr / (1 + i / 200) ** 0.6
+            theta = list(held([t + rate * ck * d * result
+                               for t, ck, d in zip(theta, c, delta, strict=True)]))  # fmt: skip
+            state["iteration"] = i + 1
+            state["theta"] = theta
+            tmp = state_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(state, indent=1))
+            tmp.replace(state_path)
+            log.write(json.dumps({"i": i, "plus_as_rebels": a, "minus_as_rebels": b,
+                                  "result": result, "theta": [round(t, 4) for t in theta]})
+                      + "\n")  # fmt: skip
+            log.flush()
+            if (i + 1) % 10 == 0:
+                print(f"{i + 1}/{iterations} {time.monotonic() - started:.0f} s "
+                      + " ".join(f"{t:.3f}" for t in theta), flush=True)  # fmt: skip
+
+
+def tuned(folder: Path) -> Weights:
+    return held(json.loads((folder / "spsa.json").read_text())["theta"])
+
+
+def hard(seed: int) -> Agent:
+    """``hard``'s search without its clock, so that a match does not depend on the machine's
+    load."""
+    return AlphaBetaAgent(seed, Budget(iterations=2), beam=3, order_depth=1, name="hard")
+
+
+def _match_game(task: tuple[str, Path, str, Weights, int, bool]) -> str:
+    ruleset, path, opponent, weights, i, tuned_rebels = task
+    if path.exists():
+        return path.name
+    ours, theirs = ("rebels", "imperium") if tuned_rebels else ("imperium", "rebels")
+    agents: dict[str, Agent] = {
+        ours: hard(2 * i),
+        theirs: hard(2 * i + 1) if opponent == "hand"
+        else make_agent("defiance", opponent, seed=2 * i + 1),
+    }  # fmt: skip
+    # the opponent, a level or hard itself, evaluates with the hand-set weights
+    record = play_game(ruleset, {ours: weights, theirs: HAND_WEIGHTS}, agents, f"match-{i}")
+    record.players = {ours: "tuned hard", theirs: "hand hard" if opponent == "hand" else opponent}
+    save(path, record)
+    return path.name
+
+
+def match(folder: Path, opponent: str, games: int, ruleset: str, jobs: int) -> None:
+    """``hard`` with the tuned weights against ``opponent`` (``hand``: ``hard`` with the hand-set
+    weights; or a level), each side in turn; prints won / drawn / lost, overall and by side."""
+    weights = tuned(folder)
+    out = folder / f"match-{opponent}"
+    out.mkdir(parents=True, exist_ok=True)
+    tasks = [(ruleset, out / f"{i:05d}.json", opponent, weights, i, i % 2 == 0)
+             for i in range(games)]  # fmt: skip
+    with Pool(jobs) as pool:
+        for name in pool.imap_unordered(_match_game, tasks):
+            print(name, flush=True)
+    tally = {"rebels": [0, 0, 0], "imperium": [0, 0, 0]}
+    for _, record, outcome in finished(out):
+        ours = next(s for s, who in record.players.items() if who == "tuned hard")
+        result = score(outcome, ours)
+        tally[ours][0 if result == 1 else 1 if result == 0.5 else 2] += 1
+    total = [a + b for a, b in zip(tally["rebels"], tally["imperium"], strict=True)]
+    print(f"tuned hard vs {opponent}: {total[0]} won / {total[1]} drawn / {total[2]} lost "
+          f"(as the Rebels {'/'.join(map(str, tally['rebels']))}, "
+          f"as the Imperium {'/'.join(map(str, tally['imperium']))})")  # fmt: skip
+    named = zip(evaluation.FEATURES, weights, strict=True)
+    print("weights: " + ", ".join(f"{n} {w:.3f}" for n, w in named))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("spsa", "match"))
+    parser.add_argument("--dir", type=Path, required=True)
+    parser.add_argument("--iterations", type=int, default=400)
+    parser.add_argument("--lr", type=float, default=0.5)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--opponent", default="hand", help="hand, easy or medium")
+    parser.add_argument("--ruleset", default="8x8")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    if args.command == "spsa":
+        spsa(args.dir, args.iterations, args.ruleset, args.lr, args.jobs)
+    else:
+        match(args.dir, args.opponent, args.games, args.ruleset, args.jobs)
+
+
+if __name__ == "__main__":
+    main()
