@@ -11,8 +11,10 @@ candidate play, every reply to every roll at once.
 Two plies means: our play, then each of the 21 rolls of the other side and its best reply by
 the network, averaged over the rolls (GNU Backgammon calls this a 1-ply evaluation). Where the
 cube is in play, the other side's doubling decision before its roll is made on the same
-averages, and our own cube access is counted at the leaves. Cube decisions look one roll ahead:
-for each roll the best play, then the network.
+averages, and our own cube access is counted at the leaves. Cube decisions look one roll ahead
+(for each roll the best play, then the network) or, with ``cube_plies=2`` (``hard``), two: for
+each of our rolls the best play, then each roll of the other side with its cube decision and its
+best reply, then the network (GNU Backgammon's 1-ply cube analysis).
 
 A level may misjudge: ``temperature`` draws checker plays with probabilities falling off with
 how much worse each looks (one ply), and ``cube_noise`` adds a random error (in the measure) to
@@ -163,7 +165,7 @@ class Offers:
 
 class BackgammonAgent(ExpectimaxAgent):
     """Checker plays by ``budget.iterations`` plies (1 or 2) on the ``beam`` best candidates,
-    cube decisions one roll ahead; see the module docstring."""
+    cube decisions one or (``cube_plies``) two rolls ahead; see the module docstring."""
 
     def __init__(
         self,
@@ -175,12 +177,14 @@ class BackgammonAgent(ExpectimaxAgent):
         cube_noise: float = 0.0,
         deep: int = 2,
         margin: float = 0.05,
+        cube_plies: int = 1,
     ) -> None:
         super().__init__(seed, budget or Budget(iterations=2), beam, name)
         self.temperature = temperature
         self.cube_noise = cube_noise
         self.deep = deep
         self.margin = margin
+        self.cube_plies = cube_plies
         self.last_cube: tuple[float, float, float] | None = None
         self.memory = Offers()
 
@@ -343,19 +347,44 @@ class BackgammonAgent(ExpectimaxAgent):
         return equity.Context.of(state.stakes, SIDES.index(side))
 
     def cube_equities(self, state: BackgammonState) -> tuple[float, float, float]:
-        """``(no double, double take, double pass)`` for the side whose turn it is, one roll
-        ahead: for each roll its best play (one ply), then the network."""
+        """``(no double, double take, double pass)`` for the side whose turn it is: for each
+        roll its best play (one ply), then (``cube_plies`` 1) the network, or (2) each roll of
+        the other side, its cube decision and its best reply, then the network."""
         ctx = self._context(state)
         assert state.stakes is not None
         me, opp = state.mover_boards()
         rows = unpack_many([me, opp]).reshape(1, 2, 26)
         found = expand(rows, state.game.cap)
+        if self.cube_plies >= 2:
+            nd = self._rolls_ahead(found, ctx, state.game.cap)
+            dt = self._rolls_ahead(found, _doubled_ctx(ctx), state.game.cap)
+            return nd, dt, win_value(ctx, 1, True)
         now, twice = mover_values(found, ctx, doubled=True)
         assert twice is not None
         # one best play per roll, chosen with the cube as it would be
         nd = float(found.group_max(now) @ WEIGHTS)
         dt = float(found.group_max(twice) @ WEIGHTS)
         return nd, dt, win_value(ctx, 1, True)
+
+    def _rolls_ahead(self, found: Expansion, ctx: equity.Context, cap: int) -> float:
+        """The value, with the cube as ``ctx`` says, of rolling from the position ``found``
+        expands: for each of our rolls the best play by one ply, then for each roll of the other
+        side its best reply (and, with access, its double, which we take or drop), averaged."""
+        now, _ = mover_values(found, ctx)
+        chosen = found.group_argmin(-now)  # our best play for each roll
+        value = now[chosen].copy()  # a play that ends the game is worth its win
+        open_ = np.flatnonzero(found.ends[chosen] == 0)
+        if len(open_):
+            replies = expand(found.counts[chosen[open_]], cap)
+            self.nodes += len(open_) * 21
+            cube_live = ctx.other().may_double(0)
+            ours, twice = child_values(replies, ctx, doubled=cube_live)
+            expected = replies.group_min(ours).reshape(len(open_), 21) @ WEIGHTS
+            if twice is not None:
+                doubled = replies.group_min(twice).reshape(len(open_), 21) @ WEIGHTS
+                expected = np.minimum(expected, np.maximum(doubled, win_value(ctx, 1, False)))
+            value[open_] = expected
+        return float(value @ WEIGHTS)
 
     def _cube_action(self, state: BackgammonState, moves: list[Any]) -> Any:
         stakes = state.stakes

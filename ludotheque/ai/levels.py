@@ -98,10 +98,16 @@ def _backgammon() -> dict[str, Level]:
             # Three plies on the five best two-ply plays within 0.16 won 531 of 1,000 cubeless
             # games against GNU Backgammon 0-ply (two plies alone: 518); see the README.
             lambda s: BackgammonAgent(
-                s, Budget(iterations=3, seconds=1.6), beam=10, deep=5, margin=0.16, name="hard"
+                s,
+                Budget(iterations=3, seconds=1.6),
+                beam=10,
+                deep=5,
+                margin=0.16,
+                cube_plies=2,
+                name="hard",
             ),
             "two plies through every roll on the ten best candidates, three on the five best "
-            "of those when they are close; cube decisions one roll ahead",
+            "of those when they are close; cube decisions two rolls ahead",
         ),
     }
 
