@@ -87,3 +87,46 @@ def test_levels_play_whole_games_for_points() -> None:
                 state = state.play(players[str(state.to_move)].choose(state))
         points = state.points()
         assert points is not None and points >= 1
+
+
+def deep_hard() -> BackgammonAgent:
+    return BackgammonAgent(1, Budget(iterations=2), cube_plies=2)
+
+
+@pytest.mark.parametrize(
+    ("white", "black", "double", "take"),
+    [
+        ("5x2,4", "6x2,5", True, False),
+        ("6,5,4", "6,5,3", True, True),
+        ("6x2", "1x2", False, True),
+    ],
+)
+def test_two_rolls_ahead_decides_the_exact_races_alike(
+    white: str, black: str, double: bool, take: bool
+) -> None:
+    state = MONEY.parse_position(f"W[{white}] B[{black}] w - cube 1")
+    nd, dt, dp = deep_hard().cube_equities(state)
+    assert (min(dt, dp) > nd) == double and (dp >= dt) == take
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "W[24x2,13x5,8x3,6x5] B[24,13x4,9,8x3,6x4,5,4] w - cube 1 jacoby",
+        "W[24,23,13x4,11,9,8x3,6x2,5,3] B[24,23x3,13x2,8x3,7x2,6x4] b - cube 2b jacoby",
+        "W[23,20x3,16,13x3,8x2,7,6x2,3x2] B[24,20x2,13x2,8x2,7,6x4,4x2,1] b - cube 2b jacoby",
+        "W[22x2,13x3,8,6x2,4,3x2,2x2,1x2] B[20,13x4,8x4,6x3,5,4,1] w - cube 2w jacoby",
+    ],
+)
+def test_two_rolls_ahead_agrees_with_the_puzzles_slower_check(position: str) -> None:
+    """The search's two-roll cube values, computed in batches, against the puzzles' checker
+    (money play), which walks the rolls one state at a time and chooses each play among five
+    by two plies: they may differ only where that wider choice finds a better play."""
+    from ludotheque.puzzles.backgammon import cube_equities
+
+    state = MONEY.parse_position(position)
+    nd, dt, dp = deep_hard().cube_equities(state)
+    slow = [v * state.cube_value for v in cube_equities(state, True)]
+    assert nd == pytest.approx(slow[0], abs=0.03 * state.cube_value)
+    assert dt == pytest.approx(slow[1], abs=0.06 * state.cube_value)
+    assert dp == pytest.approx(slow[2])
