@@ -10,7 +10,8 @@ GNU Backgammon imports them, analyses them (``analyse match`` at ``--plies``) an
 SGF, whose ``DA[...]`` properties hold its cubeful equities of every cube decision it found
 worth analysing: no double and double/take (money: per cube; match: match winning chances).
 
-For each of those decisions we compute ours (the ``hard`` level's: one roll ahead) and report
+For each of those decisions we compute ours (the ``hard`` level's: two rolls ahead;
+``--cube-plies 1``: one) and report
 how often we agree (double or not; take or drop) and what our choices lose by GNU Backgammon's
 own numbers: in money play points per decision (a cube of 1), in match play match winning
 chances. The games themselves are played by ``--players`` (``medium`` by default) on both sides.
@@ -230,12 +231,16 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=2, help="GNU Backgammon's cube analysis")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--network", help="a network file to use instead of the shipped one")
+    parser.add_argument(
+        "--cube-plies", type=int, default=2,
+        help="our cube decisions: 1 one roll ahead, 2 two rolls ahead (hard's)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.network:
         from ludotheque.games.backgammon import network
 
         network.use(network.Network.load(args.network))
-    hard = BackgammonAgent(1, Budget(iterations=2))
+    hard = BackgammonAgent(1, Budget(iterations=2), cube_plies=args.cube_plies)
     begun = time.perf_counter()
     money = compare(play_games("money", args.money_games, args.players, args.seed), args.plies,
                     hard)  # fmt: skip
