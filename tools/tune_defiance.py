@@ -19,6 +19,7 @@ calibration reads the evaluation as a chance afterwards).
     nice -n 19 python tools/tune_defiance.py spsa --dir DIR --iterations 400 --jobs 2
     python tools/tune_defiance.py match --dir DIR --opponent hand --games 40 --jobs 2
 
+The weights ``match`` plays are the mean of ``θ`` over the second half of the iterations.
 Both resume: ``spsa`` from ``DIR/spsa.json`` (θ and the iteration, written after each one, with
 ``DIR/spsa.log`` keeping every iteration), ``match`` from its games in ``DIR/match-…/``.
 """
@@ -137,7 +138,14 @@ def spsa(folder: Path, iterations: int, ruleset: str, lr: float, jobs: int) -> N
 
 
 def tuned(folder: Path) -> Weights:
-    return held(json.loads((folder / "spsa.json").read_text())["theta"])
+    """The tuned weights: the mean of ``θ`` over the second half of the iterations (each step
+    is noisy, one pair of games; averaging the iterates keeps the drift and cancels the noise)."""
+    lines = (folder / "spsa.log").read_text().splitlines()
+    thetas = [json.loads(line)["theta"] for line in lines if line.strip()]
+    if not thetas:
+        return HAND_WEIGHTS
+    half = thetas[len(thetas) // 2 :]
+    return held([sum(column) / len(half) for column in zip(*half, strict=True)])
 
 
 def hard(seed: int) -> Agent:
