@@ -199,17 +199,25 @@ def report(folders: list[Path], l2: float, on_hand: bool) -> None:
             w, b = fit(x[train], y[train], l2, SIGNS)
         held[test] = predict(x[test], w, b)
         constant[test] = y[train].mean()
-    hand = x @ np.array(HAND_WEIGHTS) + HAND_BIAS
-    calibrated = np.zeros(len(y))
-    for part in range(FOLDS):
-        train, test = fold != part, fold == part
-        w, b = fit(hand[train, None], y[train], 0.0)
-        calibrated[test] = predict(hand[test, None], w, b)
+    rows = [("a constant chance", constant)]
+    for name, weights, bias in (
+        ("the hand-set evaluation, calibrated", HAND_WEIGHTS, HAND_BIAS),
+        ("the shipped evaluation, calibrated", evaluation.WEIGHTS, evaluation.BIAS),
+    ):
+        if name.startswith("the shipped") and tuple(weights) == HAND_WEIGHTS:
+            continue  # the shipped weights are the hand-set ones
+        value = x @ np.array(weights) + bias
+        calibrated = np.zeros(len(y))
+        for part in range(FOLDS):
+            train, test = fold != part, fold == part
+            w, b = fit(value[train, None], y[train], 0.0)
+            calibrated[test] = predict(value[test, None], w, b)
+        rows.append((name, calibrated))
+    rows.append(("this fit", held))
     late = moves_left(groups, moves) <= 40
     print(f"held out ({FOLDS} folds of whole games, each scored by a fit on the others), "
           "log loss on every position / on the last 40 moves of each game:")  # fmt: skip
-    for name, p in (("a constant chance", constant), ("the hand-set evaluation, calibrated",
-                    calibrated), ("this fit", held)):  # fmt: skip
+    for name, p in rows:
         print(f"  {name}: {log_loss(p, y):.4f} / {log_loss(p[late], y[late]):.4f}")
     if on_hand:
         w, b = fit_on_hand(x, y, l2)

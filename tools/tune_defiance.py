@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _records import finished, save, score
-from train_defiance import HAND_WEIGHTS, SIGNS
+from train_defiance import HAND_WEIGHTS, PROGRESS, SIGNS
 
 from ludotheque.ai.agent import Agent, Budget, tell
 from ludotheque.ai.alphabeta import AlphaBetaAgent
@@ -100,7 +100,26 @@ def _spsa_game(task: tuple[str, Weights, Weights, int]) -> float:
     return score(outcome, "rebels")
 
 
-def spsa(folder: Path, iterations: int, ruleset: str, lr: float, jobs: int) -> None:
+def _rebels_game(task: tuple[str, Weights, int]) -> float:
+    """The Rebels' score of one greedy game: the Rebels with the given weights, the Imperium
+    with the hand-set ones."""
+    ruleset, rebels, seed = task
+    agents: dict[str, Agent] = {
+        "rebels": GreedyAgent(2 * seed, temperature=TEMPERATURE),
+        "imperium": GreedyAgent(2 * seed + 1, temperature=TEMPERATURE),
+    }
+    weights = {"rebels": rebels, "imperium": HAND_WEIGHTS}
+    record = play_game(ruleset, weights, agents, f"spsa-rebels-{seed}")
+    outcome = record.outcome()
+    assert outcome is not None
+    return score(outcome, "rebels")
+
+
+def spsa(folder: Path, iterations: int, ruleset: str, lr: float, jobs: int,
+         rebels: bool = False) -> None:  # fmt: skip
+    """SPSA on every weight, ``θ + cΔ`` against ``θ − cΔ`` (``rebels``: on the progress
+    features only, each side of the perturbation playing the Rebels against the hand-set
+    Imperium on the same seed)."""
     folder.mkdir(parents=True, exist_ok=True)
     state_path = folder / "spsa.json"
     if state_path.exists():
@@ -109,6 +128,10 @@ def spsa(folder: Path, iterations: int, ruleset: str, lr: float, jobs: int) -> N
         state = {"theta": list(HAND_WEIGHTS), "iteration": 0, "ruleset": ruleset, "lr": lr}
     theta = list(state["theta"])
     c = perturbation(len(theta))
+    if rebels:  # only the progress features move
+        c = [
+            ck if name in PROGRESS else 0.0 for ck, name in zip(c, evaluation.FEATURES, strict=True)
+        ]
     started = time.monotonic()
     with Pool(jobs) as pool, (folder / "spsa.log").open("a") as log:
         while state["iteration"] < iterations:
@@ -118,8 +141,12 @@ def spsa(folder: Path, iterations: int, ruleset: str, lr: float, jobs: int) -> N
             plus = held([t + ck * d for t, ck, d in zip(theta, c, delta, strict=True)])
             minus = held([t - ck * d for t, ck, d in zip(theta, c, delta, strict=True)])
             # the same seed for both games: only the sides change
-            a, b = pool.map(_spsa_game, [(ruleset, plus, minus, i), (ruleset, minus, plus, i)])
-            result = (a + (1.0 - b)) - 1.0  # θ+'s score over the two games, less θ-'s, halved x2
+            if rebels:
+                a, b = pool.map(_rebels_game, [(ruleset, plus, i), (ruleset, minus, i)])
+                result = a - b  # the same Imperium, the same seed: θ+'s score less θ-'s
+            else:
+                a, b = pool.map(_spsa_game, [(ruleset, plus, minus, i), (ruleset, minus, plus, i)])
+                result = (a + (1.0 - b)) - 1.0  # θ+'s score over the two games less θ-'s
             rate = lr / (1 + i / 200) ** 0.6
             theta = list(held([t + rate * ck * d * result
                                for t, ck, d in zip(theta, c, delta, strict=True)]))  # fmt: skip
@@ -205,9 +232,14 @@ def main() -> None:
     parser.add_argument("--opponent", default="hand", help="hand, easy or medium")
     parser.add_argument("--ruleset", default="8x8")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--rebels", action="store_true",
+        help="spsa: tune the progress features only, by the Rebels' results against the "
+        "hand-set Imperium",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.command == "spsa":
-        spsa(args.dir, args.iterations, args.ruleset, args.lr, args.jobs)
+        spsa(args.dir, args.iterations, args.ruleset, args.lr, args.jobs, args.rebels)
     else:
         match(args.dir, args.opponent, args.games, args.ruleset, args.jobs)
 
