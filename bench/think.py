@@ -23,7 +23,9 @@ from ludotheque.ai.levels import LEVELS, make_agent
 from ludotheque.core import CHANCE
 
 SETS = [("general", None), ("backgammon", "seed"), ("backgammon", "standard"),
-        ("defiance", "8x8"), ("defiance", "10x10")]  # fmt: skip
+        ("backgammon", "money"), ("defiance", "8x8"), ("defiance", "10x10")]  # fmt: skip
+"""The games and rulesets measured; backgammon's ``money`` counts the cube decisions too (every
+decision of the side on turn before its roll is one ``choose()``)."""
 
 
 def think_times(game: str, ruleset: str | None, level: str, moves: int, seed: int) -> list[float]:
