@@ -10,18 +10,23 @@ with each side, and moves ``θ`` towards whichever won:
     θ ← θ + lr · c · Δ · (score of θ + cΔ − score of θ − cΔ) / 2
 
 The games are between one-ply players (``GreedyAgent``, a little temperature so that no two
-games are the same), fast enough for thousands of games; ``match`` then measures the tuned
-weights where they matter, in ``hard``'s search, against the hand-set weights and the levels.
-The progress features keep their signs (a weight that would cross zero is held at zero), so the
-evaluation never falls when the Rebels come closer to a sector; the bias is not tuned (the
-calibration reads the evaluation as a chance afterwards).
+games are the same), fast enough for thousands of games. With ``--rebels`` only the progress
+features move, and each side of the perturbation plays the Rebels against the hand-set Imperium
+on the same seed: the Rebels' results alone steer the weights that should bring them closer to
+their four sectors (the shipped weights come from such a run). The progress features keep their
+signs (a weight that would cross zero is held at zero), so the evaluation never falls when the
+Rebels come closer to a sector; the bias is not tuned (the calibration reads the evaluation as a
+chance afterwards). The tuned weights are the mean of ``θ`` over the second half of the
+iterations (``tuned``); ``bench/defiance_eval.py`` then measures them where they matter, in
+``hard``'s search, against the hand-set ones, and ``ludotheque arena`` against the levels.
 
-    nice -n 19 python tools/tune_defiance.py spsa --dir DIR --iterations 400 --jobs 2
-    python tools/tune_defiance.py match --dir DIR --opponent hand --games 40 --jobs 2
+    nice -n 19 python tools/tune_defiance.py spsa --rebels --dir DIR --iterations 300 \\
+        --lr 0.3 --jobs 2
 
-The weights ``match`` plays are the mean of ``θ`` over the second half of the iterations.
-Both resume: ``spsa`` from ``DIR/spsa.json`` (θ and the iteration, written after each one, with
-``DIR/spsa.log`` keeping every iteration), ``match`` from its games in ``DIR/match-…/``.
+It resumes from ``DIR/spsa.json`` (θ and the iteration, written after each one);
+``DIR/spsa.log`` keeps every iteration. The shipped run's files are in
+``bench/results/defiance-spsa/`` (``rebels-*``; ``all-*``: every weight, both sides tuned, which
+made a stronger Imperium and weaker Rebels and was not shipped).
 """
 
 from __future__ import annotations
@@ -37,13 +42,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _records import finished, save, score
+from _records import score
 from train_defiance import HAND_WEIGHTS, PROGRESS, SIGNS
 
-from ludotheque.ai.agent import Agent, Budget, tell
-from ludotheque.ai.alphabeta import AlphaBetaAgent
+from ludotheque.ai.agent import Agent, tell
 from ludotheque.ai.greedy import GreedyAgent
-from ludotheque.ai.levels import make_agent
 from ludotheque.games.defiance import evaluation
 from ludotheque.record import Record
 
@@ -175,61 +178,12 @@ def tuned(folder: Path) -> Weights:
     return held([sum(column) / len(half) for column in zip(*half, strict=True)])
 
 
-def hard(seed: int) -> Agent:
-    """``hard``'s search without its clock, so that a match does not depend on the machine's
-    load."""
-    return AlphaBetaAgent(seed, Budget(iterations=2), beam=3, order_depth=1, name="hard")
-
-
-def _match_game(task: tuple[str, Path, str, Weights, int, bool]) -> str:
-    ruleset, path, opponent, weights, i, tuned_rebels = task
-    if path.exists():
-        return path.name
-    ours, theirs = ("rebels", "imperium") if tuned_rebels else ("imperium", "rebels")
-    agents: dict[str, Agent] = {
-        ours: hard(2 * i),
-        theirs: hard(2 * i + 1) if opponent == "hand"
-        else make_agent("defiance", opponent, seed=2 * i + 1),
-    }  # fmt: skip
-    # the opponent, a level or hard itself, evaluates with the hand-set weights
-    record = play_game(ruleset, {ours: weights, theirs: HAND_WEIGHTS}, agents, f"match-{i}")
-    record.players = {ours: "tuned hard", theirs: "hand hard" if opponent == "hand" else opponent}
-    save(path, record)
-    return path.name
-
-
-def match(folder: Path, opponent: str, games: int, ruleset: str, jobs: int) -> None:
-    """``hard`` with the tuned weights against ``opponent`` (``hand``: ``hard`` with the hand-set
-    weights; or a level), each side in turn; prints won / drawn / lost, overall and by side."""
-    weights = tuned(folder)
-    out = folder / f"match-{opponent}"
-    out.mkdir(parents=True, exist_ok=True)
-    tasks = [(ruleset, out / f"{i:05d}.json", opponent, weights, i, i % 2 == 0)
-             for i in range(games)]  # fmt: skip
-    with Pool(jobs) as pool:
-        for name in pool.imap_unordered(_match_game, tasks):
-            print(name, flush=True)
-    tally = {"rebels": [0, 0, 0], "imperium": [0, 0, 0]}
-    for _, record, outcome in finished(out):
-        ours = next(s for s, who in record.players.items() if who == "tuned hard")
-        result = score(outcome, ours)
-        tally[ours][0 if result == 1 else 1 if result == 0.5 else 2] += 1
-    total = [a + b for a, b in zip(tally["rebels"], tally["imperium"], strict=True)]
-    print(f"tuned hard vs {opponent}: {total[0]} won / {total[1]} drawn / {total[2]} lost "
-          f"(as the Rebels {'/'.join(map(str, tally['rebels']))}, "
-          f"as the Imperium {'/'.join(map(str, tally['imperium']))})")  # fmt: skip
-    named = zip(evaluation.FEATURES, weights, strict=True)
-    print("weights: " + ", ".join(f"{n} {w:.3f}" for n, w in named))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("spsa", "match"))
+    parser.add_argument("command", choices=("spsa",))
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--iterations", type=int, default=400)
     parser.add_argument("--lr", type=float, default=0.5)
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--opponent", default="hand", help="hand, easy or medium")
     parser.add_argument("--ruleset", default="8x8")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
@@ -238,10 +192,7 @@ def main() -> None:
         "hand-set Imperium",
     )  # fmt: skip
     args = parser.parse_args()
-    if args.command == "spsa":
-        spsa(args.dir, args.iterations, args.ruleset, args.lr, args.jobs, args.rebels)
-    else:
-        match(args.dir, args.opponent, args.games, args.ruleset, args.jobs)
+    spsa(args.dir, args.iterations, args.ruleset, args.lr, args.jobs, args.rebels)
 
 
 if __name__ == "__main__":
