@@ -43,6 +43,8 @@ from .agent import Budget, Clock, OutOfTime, decision_moves
 from .expectimax import ExpectimaxAgent
 
 Array = npt.NDArray[np.float64]
+TIE = 1e-9
+"""Cube values closer than this are equal (sums of the same values in another order)."""
 
 
 class Leaves:
@@ -404,7 +406,9 @@ class BackgammonAgent(ExpectimaxAgent):
         if stakes.pending == DOUBLED:
             # we answer the other side's double: its equities are the opposite of ours
             return kinds["take" if dp - dt + error >= 0 else "drop"]
-        return kinds["double"] if min(dt, dp) - nd + error > 0 else kinds["roll"]
+        # a tie doubles: where the game is won for sure and gammons do not count (the Jacoby
+        # rule, the cube in the middle), doubling cashes the point at once
+        return kinds["double"] if min(dt, dp) - nd + error >= -TIE else kinds["roll"]
 
     def _accepts(self, state: BackgammonState) -> bool:
         """Whether the side answering an offer to resign gains by accepting it."""

@@ -130,3 +130,13 @@ def test_two_rolls_ahead_agrees_with_the_puzzles_slower_check(position: str) -> 
     assert nd == pytest.approx(slow[0], abs=0.03 * state.cube_value)
     assert dt == pytest.approx(slow[1], abs=0.06 * state.cube_value)
     assert dp == pytest.approx(slow[2])
+
+
+def test_a_sure_win_under_the_jacoby_rule_is_cashed() -> None:
+    """A gammon that cannot be saved does not count with the cube in the middle (Jacoby): not
+    doubling and doubling out are worth the same single point, and the tie doubles."""
+    state = MONEY.parse_position("W[21x5,20x5,19x5] B[3x5,2x5,1x5] b - cube 1 jacoby")
+    nd, dt, dp = deep_hard().cube_equities(state)
+    assert nd == pytest.approx(dp) and dt > dp
+    assert str(deep_hard().choose(state)) == "double"
+    assert str(make_agent("backgammon", "hard", seed=1).choose(state)) == "double"

@@ -5,20 +5,21 @@ and the tuned weights are the mean of the second half of its steps."""
 from __future__ import annotations
 
 import json
+import runpy
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from ludotheque.games.defiance import evaluation
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = ROOT / "tools" / "tune_defiance.py"
-sys.path.insert(0, str(ROOT / "tools"))
-
-import tune_defiance  # type: ignore[import-not-found]  # noqa: E402
-from train_defiance import HAND_WEIGHTS, PROGRESS  # type: ignore[import-not-found]  # noqa: E402
-
-from ludotheque.games.defiance import evaluation  # noqa: E402
+sys.path.insert(0, str(ROOT / "tools"))  # the tool's own imports (its sibling modules)
+TUNE = runpy.run_path(str(TOOL))  # the tool's names, read as a script (it is not a package)
+HAND_WEIGHTS = TUNE["HAND_WEIGHTS"]
+PROGRESS = TUNE["PROGRESS"]
 
 
 def run(folder: Path, iterations: int) -> None:
@@ -50,6 +51,6 @@ def test_the_tuned_weights_are_the_mean_of_the_second_half(tmp_path: Path) -> No
     thetas = [[float(i)] * len(HAND_WEIGHTS) for i in range(4)]
     thetas[3][3] = 5.0  # "need" must stay at or below zero: held at zero
     (tmp_path / "spsa.log").write_text("".join(json.dumps({"theta": t}) + "\n" for t in thetas))
-    tuned = tune_defiance.tuned(tmp_path)
+    tuned = TUNE["tuned"](tmp_path)
     assert tuned[0] == pytest.approx(2.5) and tuned[3] == 0.0
     assert tuned[-1] == pytest.approx(2.5)  # a free weight: the plain mean of steps 2 and 3
