@@ -67,7 +67,7 @@ ABSURD = 100.0  # EMG: no game of fifty moves loses that much; GNU Backgammon's 
 PLAYERS = ("hard", "gnubg0", "gnubg1")
 CUBE_ERRORS = ("Missed doubles below CP", "Missed doubles above CP", "Wrong doubles below DP",
                "Wrong doubles above TG", "Wrong takes", "Wrong passes")  # fmt: skip
-"""GNU Backgammon's kinds of cube error, each counted with its EMG in the rows."""
+"""GNU Backgammon's kinds of cube error, each counted with its EMG in the rows (``_key``)."""
 _COUNTED = re.compile(r"(?<![\d.(+-])(\d+)(?:\s*\(\s*([-+]?\d+\.\d+)\s*\([^()]*\)\s*\))?")
 ESSENTIAL = ("checker_decisions", "checker_emg", "cube_decisions", "cube_emg")
 _CUBEFUL = re.compile(r"^\s*\d\.\s+(No double|Double, take|Double, pass)\s+([-+]?\d+(?:\.\d+)?)")
@@ -247,6 +247,11 @@ _STATS = textwrap.dedent("""
 """)
 
 
+def _key(kind: str) -> str:
+    """A kind of cube error as a row's key: ``Wrong takes`` is ``wrong_takes``."""
+    return kind.lower().replace(" ", "_")
+
+
 def _two(line: str) -> tuple[float, float]:
     """The two players' first numbers of a statistics line (``-1.280 ( -2.224)  -0.5 ...``)."""
     _, _, rest = line.partition("  ")
@@ -277,7 +282,7 @@ def parse_statistics(text: str) -> list[dict[str, float]]:
                     # of each side
                     kind = next(k for k in CUBE_ERRORS if stripped.startswith(k))
                     found = _COUNTED.findall(stripped[len(kind) :].replace("(EMG (Points))", ""))
-                    key = kind.lower().replace(" ", "_")
+                    key = _key(kind)
                     figures[key] = float(sum(int(n) for n, _ in found))
                     figures[f"{key}_emg"] = sum(abs(float(e)) for _, e in found if e)
         if sum(1 for k in figures if k in ESSENTIAL) != 4:
@@ -387,7 +392,7 @@ def breakdown(rows: list[dict[str, Any]]) -> str:
         return "no cube breakdown (games analysed before it was kept)"
     parts = []
     for kind in CUBE_ERRORS:
-        key = kind.lower().replace(" ", "_")
+        key = _key(kind)
         count = sum(r.get(key, 0.0) for r in rows)
         share = 1000 * sum(r.get(f"{key}_emg", 0.0) for r in rows) / decisions
         parts.append(f"{kind.lower()} {count:.0f} ({share:.2f})")

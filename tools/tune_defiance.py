@@ -103,21 +103,6 @@ def _spsa_game(task: tuple[str, Weights, Weights, int]) -> float:
     return score(outcome, "rebels")
 
 
-def _rebels_game(task: tuple[str, Weights, int]) -> float:
-    """The Rebels' score of one greedy game: the Rebels with the given weights, the Imperium
-    with the hand-set ones."""
-    ruleset, rebels, seed = task
-    agents: dict[str, Agent] = {
-        "rebels": GreedyAgent(2 * seed, temperature=TEMPERATURE),
-        "imperium": GreedyAgent(2 * seed + 1, temperature=TEMPERATURE),
-    }
-    weights = {"rebels": rebels, "imperium": HAND_WEIGHTS}
-    record = play_game(ruleset, weights, agents, f"spsa-rebels-{seed}")
-    outcome = record.outcome()
-    assert outcome is not None
-    return score(outcome, "rebels")
-
-
 def spsa(folder: Path, iterations: int, ruleset: str, lr: float, jobs: int,
          rebels: bool = False) -> None:  # fmt: skip
     """SPSA on every weight, ``θ + cΔ`` against ``θ − cΔ`` (``rebels``: on the progress
@@ -145,7 +130,9 @@ def spsa(folder: Path, iterations: int, ruleset: str, lr: float, jobs: int,
             minus = held([t - ck * d for t, ck, d in zip(theta, c, delta, strict=True)])
             # the same seed for both games: only the sides change
             if rebels:
-                a, b = pool.map(_rebels_game, [(ruleset, plus, i), (ruleset, minus, i)])
+                # each side of the perturbation as the Rebels, against the hand-set Imperium
+                tasks = [(ruleset, plus, HAND_WEIGHTS, i), (ruleset, minus, HAND_WEIGHTS, i)]
+                a, b = pool.map(_spsa_game, tasks)
                 result = a - b  # the same Imperium, the same seed: θ+'s score less θ-'s
             else:
                 a, b = pool.map(_spsa_game, [(ruleset, plus, minus, i), (ruleset, minus, plus, i)])
