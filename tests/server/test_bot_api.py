@@ -443,3 +443,52 @@ def test_the_bridge_comes_back_after_a_server_restart(db_url: str) -> None:
         over = a.call("GET", f"/api/games/{game_id}")
         assert over["outcome"] is not None and over["outcome"]["reason"] != "aborted"
         assert all(br.results[game_id]["status"] in ("mate", "draw") for br in bridges)  # type: ignore[index]
+
+
+def test_a_bot_account_plays_with_its_token_never_from_a_browser(live: Live) -> None:
+    """As lichess's bots: the bot's own browser session opens its seat as a watcher's, and
+    may neither seek, accept, challenge, join a tournament nor act on the Bot API; the token
+    plays on (the refusal said in the reader's language)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    browser = account(live.url, "gammabot")
+    client = Client(live.url, api_token(browser, "bot:play", "challenge", "read"), timeout=30)
+    assert client.call("POST", "/api/bot/account/upgrade") == {"ok": True}
+    other = bot(live.url, "deltabot")
+    csrf = json.loads(browser.get("/api/me"))["csrf"]
+
+    def by_cookie(path: str, body: dict[str, Any] | None = None,
+                  lang: str = "en") -> tuple[int, dict[str, Any]]:  # fmt: skip
+        request = urllib.request.Request(
+            live.url + path, data=json.dumps(body or {}).encode(), method="POST",
+            headers={"Content-Type": "application/json", "X-CSRF-Token": csrf,
+                     "Accept-Language": lang},
+        )  # fmt: skip
+        try:
+            with browser.opener.open(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    status, answer = by_cookie("/api/lobby/seeks", {"game": "general"})
+    assert (status, answer["code"]) == (403, "bot-needs-token")
+    assert "Bot API" in answer["detail"]
+    status, answer = by_cookie("/api/lobby/seeks", {"game": "general"}, lang="fr")
+    assert status == 403 and "navigateur" in answer["detail"]
+    status, answer = by_cookie("/api/challenge/deltabot", {"game": "general"})
+    assert (status, answer["code"]) == (403, "bot-needs-token")
+    status, answer = by_cookie("/api/games", {"game": "general", "mode": "computer",
+                                              "level": "easy", "rated": True})  # fmt: skip
+    assert (status, answer["code"]) == (403, "bot-needs-token")
+    status, answer = by_cookie("/api/games", {"game": "general", "mode": "computer",
+                                              "level": "easy"})  # fmt: skip
+    assert status == 201  # a casual game, not under the bot's name
+    ea, eb = Events(client), Events(other)
+    game = start(client, other, ea, eb, game="general", side="rebels")
+    status, answer = by_cookie(f"/api/bot/game/{game}/resign")
+    assert (status, answer["code"]) == (403, "bot-needs-token")
+    page = browser.get(f"/resume/{game}")  # its seat, opened in the browser: watched
+    assert 'id="not-yours"' in page and "not from a browser" in page
+    assert client.call("POST", f"/api/bot/game/{game}/resign") == {"ok": True}  # the token acts

@@ -17,7 +17,7 @@ from fastapi import Depends
 from fastapi.requests import HTTPConnection
 from starlette.responses import Response
 
-from ..errors import GameError
+from ..errors import GameError, say
 from .rules import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -56,6 +56,27 @@ class Who:
             return f"u{self.user.id}"
         visitor = self.visitor
         return None if visitor is None else f"v{visitor[:32]}"
+
+    @property
+    def bot_in_browser(self) -> bool:
+        """A bot account behind a session cookie: as on lichess, a bot plays through the Bot
+        API with its token, never from a browser (its seats open there as a watcher's)."""
+        return self.user is not None and self.user.bot and self.scopes is None
+
+    @property
+    def acting_id(self) -> int | None:
+        """The account whose seats this request acts for (``GameSession.acting``): ``None``
+        when not signed in, and for a bot in a browser."""
+        return None if self.user is None or self.bot_in_browser else self.user.id
+
+
+BOT_IN_BROWSER = say("a bot account plays through the Bot API with its token, not from a browser")
+
+
+def refuse_bot_in_browser(person: Who) -> None:
+    """Refuse (403) to start or join a game for a bot account behind a session cookie."""
+    if person.bot_in_browser:
+        raise GameError(BOT_IN_BROWSER, "bot-needs-token", 403)
 
 
 def get_users(conn: HTTPConnection) -> Users:
@@ -109,7 +130,7 @@ async def account_id(conn: HTTPConnection) -> int | None:
     if tokened is not None:
         return tokened[0].id
     user = await get_users(conn).current(conn.cookies.get(SESSION_COOKIE))
-    return None if user is None else user.id
+    return None if user is None or user.bot else user.id  # a bot acts with its token
 
 
 AccountDep = Annotated[int | None, Depends(account_id)]

@@ -16,7 +16,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from .. import metrics
-from ..accounts.identity import Who, require_csrf, who
+from ..accounts.identity import Who, refuse_bot_in_browser, require_csrf, who
 from ..accounts.rules import SIGN_IN_REQUIRED, AccountError
 from ..accounts.tokens import require_scope
 from ..chat.live import Chat
@@ -138,6 +138,7 @@ async def _bot_game(request: Request, person: Who, game_id: str) -> tuple[GameSe
     require_scope(person.scopes, "bot:play")
     assert person.user is not None
     require_bot(person.user)
+    refuse_bot_in_browser(person)
     return await bot_seat(request.app.state.service, request.app.state.secret, game_id,
                           person.user.id)  # fmt: skip
 
@@ -253,6 +254,7 @@ async def api_challenge(
     Their event stream tells them with `challenge`."""
     require_scope(person.scopes, "challenge", "bot:play")
     require_csrf(request, person)
+    refuse_bot_in_browser(person)
     limits.check("create", address(request))
     await check_room(service, person.user)
     lobby: Lobby = request.app.state.lobby
@@ -269,6 +271,7 @@ async def api_challenge_accept(
     """Accept a challenge: the game is made, and both event streams say `gameStart`."""
     require_scope(person.scopes, "challenge", "bot:play")
     require_csrf(request, person)
+    refuse_bot_in_browser(person)
     limits.check("create", address(request))
     await check_room(service, person.user)
     lobby: Lobby = request.app.state.lobby

@@ -46,6 +46,11 @@ PLACE = words(
         "You are watching the game.",
     ),
     word(
+        "play.bot_in_browser",
+        "This is your bot’s seat: a bot account plays through the Bot API with its token, "
+        "not from a browser. You are watching the game.",
+    ),
+    word(
         "play.not_yours.anonymous",
         "This seat belongs to a player’s account: only they, signed in, can play it. "
         "You are watching the game.",

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from .. import metrics
-from ..accounts.identity import Who, require_csrf, who
+from ..accounts.identity import Who, refuse_bot_in_browser, require_csrf, who
 from ..bots.seats import check_room
 from ..errors import GameError, say
 from ..play.budget import Budget
@@ -92,6 +92,7 @@ async def api_seek(
     """Seek a game: an open challenge, one to a named player, or quick pairing (needs the
     `X-CSRF-Token` header of `/api/me`)."""
     require_csrf(request, person)
+    refuse_bot_in_browser(person)
     limits.check("create", address(request))
     await check_room(lobby.service, person.user)  # a bot's games at once
     return await lobby.post(person, body.model_dump())
@@ -105,6 +106,7 @@ async def api_accept(
     request: Request, seek_id: str, lobby: LobbyDep, person: WhoNow, limits: LimitsDep
 ) -> dict[str, Any]:
     require_csrf(request, person)
+    refuse_bot_in_browser(person)
     limits.check("create", address(request))
     await check_room(lobby.service, person.user)
     game_id = await lobby.accept(person, seek_id[:40])

@@ -14,7 +14,13 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from .. import metrics
-from ..accounts.identity import AccountDep, require_csrf, signed_in_request, who
+from ..accounts.identity import (
+    AccountDep,
+    refuse_bot_in_browser,
+    require_csrf,
+    signed_in_request,
+    who,
+)
 from ..accounts.profiles import archive_named
 from ..accounts.rules import SIGN_IN_REQUIRED, AccountError
 from ..errors import GameError, say
@@ -82,6 +88,10 @@ async def create_game(
         )  # fmt: skip
     person = getattr(conn.state, "who", None)
     user = person.user if person is not None else None
+    if person is not None and person.bot_in_browser:  # a bot plays under its name by its token
+        if spec.rated:
+            refuse_bot_in_browser(person)
+        user = None
     people = await computer_people(conn.app.state.users, spec, user)
     if spec.rated and not people:
         raise AccountError(SIGN_IN_REQUIRED, "sign-in-required", 403)

@@ -145,9 +145,7 @@ async def _serve_socket(
     """A game's socket, once accepted: its first view, then its messages until it leaves."""
     person = await who(socket)
     try:
-        session, seat = await service.seat_for(
-            token, None if person.user is None else person.user.id
-        )
+        session, seat = await service.seat_for(token, person.acting_id)
     except GameError as exc:
         await refuse(socket, exc, 4404 if exc.status == 404 else 4400)
         return
@@ -173,7 +171,7 @@ async def _serve_socket(
                 await over_budget(socket, budget)
                 continue
             # asked again each time: a seat someone signed in took since belongs to them
-            acting = session.acting(seat, None if person.user is None else person.user.id)
+            acting = session.acting(seat, person.acting_id)
             await handle(
                 socket, Seat(service, session, acting, token), raw, settings, limits, person,
                 budget,

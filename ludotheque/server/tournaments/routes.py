@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ... import load
 from ...games.backgammon.cube import MAX_LENGTH
-from ..accounts.identity import CSRF_FIELD, Who, require_csrf, who
+from ..accounts.identity import CSRF_FIELD, Who, refuse_bot_in_browser, require_csrf, who
 from ..accounts.rules import SIGN_IN_REQUIRED, AccountError
 from ..errors import GameError
 from ..play.deps import LimitsDep, ServiceDep, address
@@ -92,6 +92,7 @@ async def api_join(
     come as any game does: `gameStart` on the bot's event stream, a page sent to the game."""
     _signed_in(person)
     require_csrf(request, person)
+    refuse_bot_in_browser(person)
     await tournaments.join(person, tid[:20])
     return {"ok": True}
 
@@ -202,6 +203,7 @@ async def act_from_page(request: Request, tid: str, action: str) -> Response:
     try:
         require_csrf(request, person, form.get(CSRF_FIELD))
         if action == "join":
+            refuse_bot_in_browser(person)
             await tournaments.join(person, tid[:20])
         elif action == "withdraw":
             await tournaments.withdraw(person, tid[:20])

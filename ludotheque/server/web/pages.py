@@ -215,7 +215,7 @@ async def switch_language(code: str, next: str = "/") -> Response:
 
 def _account(request: Request) -> int | None:
     person: Who = request.state.who
-    return None if person.user is None else person.user.id
+    return person.acting_id
 
 
 @router.get("/play/{token}", response_class=HTMLResponse)
@@ -231,8 +231,10 @@ async def play_page(request: Request, token: str, service: ServiceDep) -> Respon
         return RedirectResponse(f"/watch/{token}", status_code=303)
     if seat == WATCH:
         owner = session.people.get(given) if given != BOTH else None
+        person: Who = request.state.who
+        mine = person.bot_in_browser and session.owner(given) == person.user.id  # type: ignore[union-attr]
         return page(request, "game.html", game=session.game, token=token, seat=WATCH,
-                    mode="watch", not_yours=True,
+                    mode="watch", not_yours=True, bot_in_browser=mine,
                     owner=owner.name if owner is not None else None)  # fmt: skip
     return page(request, "game.html", game=session.game, token=token, seat=seat, mode="play")
 
