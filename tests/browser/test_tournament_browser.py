@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from ludotheque.bridge import Bridge, Client, agent_engine
 from tests.browser.conftest import Server, shot
-from tests.browser.helpers import page_in, violations
+from tests.browser.helpers import api, page_in, violations
 from tests.browser.test_account_browser import sign_up
 from tests.server.live import bot
 
@@ -104,5 +104,56 @@ def test_tournament_pages(
     assert page.locator("#standings thead th").count() == 6  # place, player, score, two ties
     problems += violations(page, f"{where}-final")
     shot(page, f"{where}-final")
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("fr", "phone")])
+def test_berserk_from_the_game_page(
+    tour_server: Server, players: list[Client], new_page: Callable[..., Page], lang: str,
+    size: str,
+) -> None:  # fmt: skip
+    """An arena game's page links back to its tournament and offers berserk before the
+    player's first move, as lichess's does: pressed, the player's time is halved and the
+    offer is gone, and the tournament's page says so."""
+    server, where = tour_server, f"tournament-berserk-{lang}-{size}"
+    words = {"en": ("A game of the tournament", "You went berserk."),
+             "fr": ("Une partie du tournoi", "Vous êtes passé en berserk.")}[lang]  # fmt: skip
+    page = page_in(new_page, server, lang, size)
+    name = f"brsk{lang}{size[0]}"
+    sign_up(page, server, name)
+    made = players[1].call("POST", "/api/tournaments", {
+        "name": f"Arena {lang} {size}", "kind": "arena", "game": "general", "control": "1+0",
+        "minutes": 5, "starts_in": 0.05})  # fmt: skip
+    page.goto(server.url + made["url"])
+    page.click("#tour-join")
+    players[1].call("POST", f"/api/tournament/{made['id']}/join")
+    link = page.locator("#tour-my-game a")
+    expect(link).to_be_visible(timeout=30_000)
+    link.click()
+    page.wait_for_url("**/play/*")
+    expect(page.locator("#tour-back")).to_contain_text(f"{words[0]} Arena {lang} {size}")
+    expect(page.locator("#game-berserk")).to_be_visible()
+    problems = violations(page, f"{where}-offered")
+    shot(page, f"{where}-offered")
+    token = page.url.rsplit("/", 1)[1]
+
+    def times() -> list[float]:  # both sides' time left, as the server keeps it
+        return sorted(
+            round(x) for x in api(server, f"/api/play/{token}")["table"]["clock"]["left"].values()
+        )
+
+    assert times() == [60, 60]
+    page.click("#game-berserk")
+    page.wait_for_url("**/play/*")
+    expect(page.locator("#tour-back")).to_be_visible()
+    expect(page.locator("#game-berserk")).to_have_count(0)
+    assert times() == [30, 60]  # the first move's time does not count: exactly half
+    shot(page, f"{where}-done")
+    page.click("#tour-back")
+    page.wait_for_url("**/tournament/*")
+    expect(page.locator("#tour-my-game")).to_contain_text(words[1])
+    players[1].call("POST", f"/api/tournament/{made['id']}/withdraw")
+    page.click("#tour-withdraw")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
     assert not problems, "\n".join(problems)

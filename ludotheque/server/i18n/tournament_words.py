@@ -87,6 +87,7 @@ TOURNAMENT = words(
     word("tour.berserk", "Berserk"),
     word("tour.berserk_help", "Half your time and no increment; a win gives one point more."),
     word("tour.berserked", "You went berserk."),
+    word("tour.game_of", "A game of the tournament {name}"),
     word(
         "tour.berserk_rule",
         "Before their first move a player may go berserk: half their time, no increment, and "

@@ -9,6 +9,8 @@ pairing's row says who went berserk, both in one transaction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -16,7 +18,7 @@ from ... import load
 from ..clock.controls import berserk
 from ..errors import GameError, say
 from ..play.service import GameService
-from ..play.session import Event
+from ..play.session import Event, GameSession
 from ..store.db import PairingRow, TournamentRow
 
 NO_GAME = say("you have no game being played in this tournament")
@@ -77,3 +79,38 @@ async def go_berserk(service: GameService, tournament_id: str, user_id: int) -> 
             raise
     await service.announce(session)
     return row.game_id
+
+
+@dataclass(frozen=True)
+class InGame:
+    """What a tournament game's page shows its player: the tournament (a link back to it) and
+    whether they may go berserk now (lichess offers it on the game's page too)."""
+
+    tournament_id: str
+    name: str
+    berserk: bool
+
+
+async def in_game(service: GameService, session: GameSession, side: str) -> InGame | None:
+    """The tournament ``session`` is a game of, as its player of ``side`` sees it (``None``:
+    no tournament's game)."""
+
+    def read() -> tuple[TournamentRow, PairingRow] | None:
+        with service.sessions() as db:
+            row = db.scalars(select(PairingRow).where(PairingRow.game_id == session.id)).first()
+            t = None if row is None else db.get(TournamentRow, row.tournament_id)
+            return None if row is None or t is None else (t, row)
+
+    found = await service.run_db(read)
+    if found is None:
+        return None
+    t, row = found
+    sides = load(t.game, t.ruleset).sides
+    done = row.berserk_white if side == sides[0] else row.berserk_black
+    possible = bool(t.berserk) and not done and not session.finished and row.status == "playing"
+    if possible and session.clock is not None:
+        try:
+            berserk(session.clock, side)
+        except ValueError:
+            possible = False
+    return InGame(t.id, t.name, possible and session.clock is not None)

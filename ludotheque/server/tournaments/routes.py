@@ -213,4 +213,7 @@ async def act_from_page(request: Request, tid: str, action: str) -> Response:
         view = await tournaments.view(tid[:20], person.user.id)
         return page(request, "tournament.html", exc.status, t_view=_dated(view),
                     error=exc.in_language(language(request)))  # fmt: skip
+    back = str(form.get("next") or "")
+    if action == "berserk" and back.startswith("/play/") and "//" not in back:
+        return RedirectResponse(back, status_code=303)  # berserk from the game's page
     return RedirectResponse(f"/tournament/{tid[:20]}", status_code=303)

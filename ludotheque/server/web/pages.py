@@ -39,6 +39,7 @@ from ..play.people import Running, running_of
 from ..play.routes import NewGame, create_game
 from ..play.service import GameService
 from ..play.session import BOTH, WATCH
+from ..tournaments.berserk import in_game
 from . import diagrams
 
 HERE = Path(__file__).parent
@@ -236,7 +237,9 @@ async def play_page(request: Request, token: str, service: ServiceDep) -> Respon
         return page(request, "game.html", game=session.game, token=token, seat=WATCH,
                     mode="watch", not_yours=True, bot_in_browser=mine,
                     owner=owner.name if owner is not None else None)  # fmt: skip
-    return page(request, "game.html", game=session.game, token=token, seat=seat, mode="play")
+    tournament = None if seat == BOTH else await in_game(service, session, seat)
+    return page(request, "game.html", game=session.game, token=token, seat=seat, mode="play",
+                tournament=tournament)  # fmt: skip
 
 
 @router.get("/watch/{token}", response_class=HTMLResponse)

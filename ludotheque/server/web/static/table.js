@@ -225,6 +225,12 @@ function createTable({ t, send, sideName, mode }) {
       table = snap.table || null;
       received = performance.now();
       renderControl();
+      // a tournament game's berserk is offered until this player's first move (or the end)
+      const berserk = $("game-berserk-form");
+      if (berserk && snap.my_sides.length === 1) {
+        const mine = snap.sides.indexOf(snap.my_sides[0]);
+        if (snap.outcome || snap.ply > mine) berserk.hidden = true;
+      }
       // a finished game's page always names its players (an account, the computer, a guest)
       const show = table && (table.clock || Object.keys(table.people).length || mode === "archive");
       const top = $("strip-top");
