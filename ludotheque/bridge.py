@@ -164,11 +164,23 @@ class AgentEngine:
 
 
 def agent_engine(spec: str, seed: int | None = None) -> AgentEngine:
-    """``game:level`` (that game only) or ``level`` (every game)."""
+    """``game:level`` (that game only) or ``level`` (every game that has it: ``perfect`` is
+    the General's only). An unknown game or level is refused here, before any game starts
+    (``ValueError``), and each agent is made now."""
     game, _, level = spec.rpartition(":")
     if game and game not in available_games():
         raise ValueError(f"unknown game {game!r}: {', '.join(available_games())}")
-    return AgentEngine(level, (game,) if game else None, seed)
+    engine = AgentEngine(level, None, seed)
+    refusals = []
+    for name in (game,) if game else tuple(available_games()):
+        try:
+            engine.agents[name] = make_agent(name, level, seed=seed)
+        except ValueError as exc:
+            refusals.append(str(exc))
+    if not engine.agents:
+        raise ValueError(refusals[0])
+    engine.games = tuple(engine.agents)
+    return engine
 
 
 class ProgramEngine:
@@ -341,7 +353,9 @@ class Bridge:
                     elif kind == "gameStart":
                         self.start(event["game"]["id"])
                     elif kind == "gameFinish":
-                        log.info("game %s over: %s", event["game"]["id"], event["game"]["status"])
+                        over = event["game"]
+                        log.info("game %s over: %s, %s (winner: %s)", over["id"], over["status"],
+                                 over.get("reason"), over.get("winner") or "none")  # fmt: skip
                         self.finished.add(event["game"]["id"])
                         if games is not None and len(self.finished) >= games:
                             self.wait(60)  # its game thread reads the last state

@@ -84,7 +84,8 @@ def _parser() -> argparse.ArgumentParser:
     bot = commands.add_parser(
         "bot", help="connect an engine to a server as a bot (its Bot API, with a token)"
     )
-    bot.add_argument("--server", default="http://127.0.0.1:8000", help="the server's address")
+    bot.add_argument("--server", default="http://127.0.0.1:8000",
+                     help="the server's address (default: %(default)s)")  # fmt: skip
     bot.add_argument("--token", help="a personal API token with the bot:play scope "
                      "(default: LUDOTHEQUE_TOKEN)")  # fmt: skip
     engines = bot.add_mutually_exclusive_group(required=True)
@@ -262,7 +263,8 @@ def _bot(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     games = tuple(args.game) if args.game else None
-    client = Client(args.server, token)
+    server = args.server if "://" in args.server else f"http://{args.server}"
+    client = Client(server, token)
     try:
         engine: AgentEngine | ProgramEngine = (
             agent_engine(args.agent, args.seed) if args.agent
@@ -272,16 +274,27 @@ def _bot(args: argparse.Namespace) -> int:
         print(f"ludotheque: {exc}", file=sys.stderr)
         return 2
     if games and isinstance(engine, AgentEngine):
-        engine.games = games
+        engine.games = tuple(g for g in games if g in (engine.games or games))
+        if not engine.games:
+            print(f"ludotheque: {args.agent} plays none of {', '.join(games)}", file=sys.stderr)
+            return 2
     bridge = Bridge(client, engine, accept_rated=not args.casual_only,
                     max_games=1 if args.engine else max(1, args.max_games))  # fmt: skip
     try:
         me = client.call("GET", "/api/account")
         if args.upgrade and me["title"] != "BOT":
             client.call("POST", "/api/bot/account/upgrade")
-        print(f"Ludothèque bot: {me['username']} on {args.server}", flush=True)
+        elif me["title"] != "BOT":  # a person's account would accept games it cannot play
+            print(
+                f"ludotheque: {me['username']} is not a bot account yet: add --upgrade to "
+                "make it one (for good, and only before its first game)",
+                file=sys.stderr,
+            )
+            return 2
+        print(f"Ludothèque bot: {me['username']} on {server}", flush=True)
         if args.challenge:
             game = (games or ("general",))[0]
+            print(f"challenging {args.challenge} to a game of {game}", flush=True)
             made = client.call("POST", f"/api/challenge/{args.challenge}", {
                 "game": game, "ruleset": args.ruleset, "control": args.control,
                 "rated": args.rated})  # fmt: skip
@@ -290,6 +303,10 @@ def _bot(args: argparse.Namespace) -> int:
         bridge.wait()
     except ApiError as exc:
         print(f"ludotheque: the server refused: {exc.detail} ({exc.code})", file=sys.stderr)
+        return 1
+    except OSError as exc:  # urllib's URLError: no server there, or no such address
+        reason = getattr(exc, "reason", exc)
+        print(f"ludotheque: cannot reach {server}: {reason}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass

@@ -492,3 +492,36 @@ def test_a_bot_account_plays_with_its_token_never_from_a_browser(live: Live) -> 
     page = browser.get(f"/resume/{game}")  # its seat, opened in the browser: watched
     assert 'id="not-yours"' in page and "not from a browser" in page
     assert client.call("POST", f"/api/bot/game/{game}/resign") == {"ok": True}  # the token acts
+
+
+def test_the_bridge_says_what_is_wrong_before_any_game(
+    live: Live, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a newcomer gets wrong first, said at once and in one line: an account that is
+    not a bot yet (it would accept games it cannot play, and could never become one after),
+    an unknown level, a server that is not there; and the server's own words for a token
+    left out, a ply ahead of the game and a move out of turn."""
+    person = account(live.url, "newcomer")
+    token = api_token(person, "bot:play", "challenge", "read")
+    assert main(["bot", "--server", live.url, "--token", token, "--agent", "random"]) == 2
+    assert "not a bot account yet: add --upgrade" in capsys.readouterr().err
+    assert main(["bot", "--server", live.url, "--token", token, "--agent", "superhard"]) == 2
+    assert "unknown player 'superhard'" in capsys.readouterr().err
+    port = free_port()  # nothing listens there; and an address without its scheme
+    assert main(["bot", "--server", f"127.0.0.1:{port}", "--token", token,
+                 "--agent", "random"]) == 1  # fmt: skip
+    assert f"cannot reach http://127.0.0.1:{port}" in capsys.readouterr().err
+    assert agent_engine("perfect").games == ("general",)  # the General's level only
+    import urllib.error
+    import urllib.request
+
+    with pytest.raises(urllib.error.HTTPError) as no_token:  # no Authorization header at all
+        urllib.request.urlopen(live.url + "/api/stream/event", timeout=30)
+    assert no_token.value.code == 401
+    assert "Authorization: Bearer" in no_token.value.read().decode()
+    a, b = bot(live.url, "alphabot"), bot(live.url, "betabot")
+    game = start(a, b, Events(a), Events(b), game="general", side="rebels")
+    ahead = refused(a.move, game, "a1-b2", 3)
+    assert (ahead.status, ahead.code) == (409, "stale") and "game is at ply 0" in ahead.detail
+    early = refused(b.move, game, "c3-c4", 0)  # the general moves second
+    assert early.code == "not-your-turn" and "not your turn (rebels to move)" in early.detail

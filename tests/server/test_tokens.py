@@ -83,6 +83,10 @@ def test_admin_makes_lists_and_revokes_tokens(
     number = int(listed.split("\t")[0])
     assert main(["admin", "--db", db_url, "revoke-token", str(number)]) == 0
     assert main(["admin", "--db", db_url, "revoke-token", str(number)]) == 1
-    assert main(["admin", "--db", db_url, "token", "nobody", "--scope", "read"]) == 1
+    capsys.readouterr()
+    # --db after the task works as well, and a name not found says where it was looked for
+    assert main(["admin", "token", "nobody", "--scope", "read", "--db", db_url]) == 1
+    assert "there is no account called nobody in " in capsys.readouterr().out
+    assert main(["admin", "tokens", "bob", "--db", db_url]) == 0
     client.app.state.users.forget_tokens()  # type: ignore[attr-defined]
     assert client.get("/api/me", headers=bearer(token)).status_code == 401

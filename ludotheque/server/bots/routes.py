@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from .. import metrics
 from ..accounts.identity import Who, refuse_bot_in_browser, require_csrf, who
-from ..accounts.rules import SIGN_IN_REQUIRED, AccountError
+from ..accounts.rules import AccountError
 from ..accounts.tokens import require_scope
 from ..chat.live import Chat
 from ..errors import GameError, say
@@ -61,11 +61,17 @@ async def _counted(request: Request, where: str, lines: AsyncIterator[str]) -> A
             counts.pop(where, None)
 
 
+TOKEN_REQUIRED = say(
+    "send your personal API token as the header 'Authorization: Bearer <token>' (made on your "
+    "account page), or sign in"
+)
+
+
 async def account(request: Request) -> Who:
     """The account behind the request (an API token's, or a session's): 401 without one."""
     person = await who(request)
     if person.user is None:
-        raise AccountError(SIGN_IN_REQUIRED, "sign-in-required", 401)
+        raise AccountError(TOKEN_REQUIRED, "sign-in-required", 401)
     return person
 
 

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from .. import timesource
@@ -29,7 +30,9 @@ def add_parser(commands: Any) -> None:
     admin = commands.add_parser(
         "admin", help="operate a server's database (dead jobs, reports, bans, ...)"
     )
-    admin.add_argument("--db", help="the server's database URL (default: DATABASE_URL)")
+    where = ("the server's database: a URL, or a path to a SQLite file (default: DATABASE_URL, "
+             "else SQLite in your data directory, as `ludotheque serve`)")  # fmt: skip
+    admin.add_argument("--db", help=where)
     tasks = admin.add_subparsers(dest="task", required=True)
     jobs = tasks.add_parser("jobs", help="list the dead jobs (failed their last try)")
     jobs.add_argument("--retry", type=int, metavar="ID", help="queue this dead job again")
@@ -44,10 +47,13 @@ def add_parser(commands: Any) -> None:
     tokens.add_argument("username")
     revoke = tasks.add_parser("revoke-token", help="revoke an API token by its number")
     revoke.add_argument("token_id", type=int, metavar="ID")
+    for task in tasks.choices.values():  # ``--db`` after the task too (it wins when given)
+        task.add_argument("--db", default=argparse.SUPPRESS, help=where)
 
 
-def token_task(db: Session, args: argparse.Namespace) -> int:
-    """``admin token``, ``tokens`` and ``revoke-token``: 0, or 1 when nothing was found."""
+def token_task(db: Session, args: argparse.Namespace, where: str = "") -> int:
+    """``admin token``, ``tokens`` and ``revoke-token``: 0, or 1 when nothing was found
+    (``where``: the database, named when an account is not found in it)."""
     if args.task == "revoke-token":
         if revoke_token(db, args.token_id):
             print(f"token {args.token_id} is revoked")
@@ -56,7 +62,7 @@ def token_task(db: Session, args: argparse.Namespace) -> int:
         return 1
     user = db.scalar(select(UserRow).where(UserRow.username_key == username_key(args.username)))
     if user is None or user.level is not None or user.closed_at is not None:
-        print(f"there is no account called {args.username}")
+        print(f"there is no account called {args.username}" + (f" in {where}" if where else ""))
         return 1
     if args.task == "token":
         secret = create_token(db, user.id, args.label, args.scope)
@@ -105,7 +111,8 @@ def run(args: argparse.Namespace, url: str) -> int:
             if args.task in moderate.TASKS:
                 return moderate.run(db, args)
             if args.task in ("token", "tokens", "revoke-token"):
-                return token_task(db, args)
+                shown = make_url(url).render_as_string(hide_password=True)
+                return token_task(db, args, shown)
             if args.retry is not None:
                 if retry_job(db, args.retry):
                     print(f"job {args.retry} is queued again")

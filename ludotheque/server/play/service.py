@@ -360,10 +360,17 @@ class GameService:
                 say("a move must say which ply it answers (an integer)"),
                 "bad-ply", 400,
             )  # fmt: skip
-        if ply != session.ply:
+        if ply < session.ply:
             raise GameError(
                 say("this move answers an older position: the game has moved on "
                     "(ply {now}, not {ply}); nothing was played",
+                    now=session.ply, ply=ply),
+                "stale", 409,
+            )  # fmt: skip
+        if ply > session.ply:  # a client ahead of the game (it quoted a ply not reached)
+            raise GameError(
+                say("this move quotes ply {ply}, but the game is at ply {now}: quote the "
+                    "ply of the position it answers; nothing was played",
                     now=session.ply, ply=ply),
                 "stale", 409,
             )  # fmt: skip
@@ -373,7 +380,7 @@ class GameService:
                             "not-your-turn", 409)  # fmt: skip
         if seat != BOTH and seat != to_move:
             raise GameError(
-                say("it is the {side}' turn, not yours",
+                say("it is not your turn ({side} to move)",
                     side=to_move),
                 "not-your-turn", 409,
             )  # fmt: skip
