@@ -13,9 +13,9 @@ FR = {"accept-language": "fr-FR,fr;q=0.9"}
 def test_refusals_follow_the_language(client: TestClient) -> None:
     token = token_of(new_game(client)["seats"]["both"])
     english = client.post(f"/api/play/{token}/move", json={"move": "a2-b2", "ply": 5})
-    assert "older position" in english.json()["detail"]
+    assert "quotes ply 5, but the game is at ply 0" in english.json()["detail"]
     french = client.post(f"/api/play/{token}/move", json={"move": "a2-b2", "ply": 5}, headers=FR)
-    assert french.status_code == 409 and "position dépassée" in french.json()["detail"]
+    assert french.status_code == 409 and "en est au demi-coup 0" in french.json()["detail"]
     client.cookies.set("lang", "fr")
     assert "n'ouvre aucune partie" in client.get("/api/play/nope").json()["detail"]
     assert "ouvre aucune partie" in client.get("/play/nope").text
@@ -35,7 +35,7 @@ def test_socket_refusals_follow_the_language(client: TestClient) -> None:
             pass
         ws.send_json({"type": "move", "move": "a2-b2", "ply": 7})
         message = ws.receive_json()
-        assert message["type"] == "error" and "position dépassée" in message["message"]
+        assert message["type"] == "error" and "en est au demi-coup 0" in message["message"]
         ws.send_text("{nope")
         assert "mal formé" in ws.receive_json()["message"]
 
