@@ -45,6 +45,10 @@ def test_the_opponent_who_left_can_be_claimed_against(
     expect(result.locator(".result-head")).to_have_text("Your opponent left — you won")
     expect(result).to_have_attribute("data-meaning", "won")
     expect(claim).to_be_hidden()
+    # no rematch to offer to someone who is not there, said as such (not "left" again)
+    expect(rebels.locator("#rematch-status")).to_have_text(
+        "Your opponent is not on the game’s page: a rematch can be offered once they are back."
+    )
     # the player who left, back on their seat, is told in those words
     back = new_page()
     back.goto(server.url + created["seats"]["general"])

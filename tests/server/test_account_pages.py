@@ -209,3 +209,32 @@ def test_cookies_are_secure_over_https_only(client: TestClient, scheme: str) -> 
     assert session_cookie.startswith(f"{SESSION_COOKIE}=")
     for cookie in (csrf_cookie, session_cookie):
         assert ("; secure" in cookie.lower()) == (scheme == "https"), cookie
+
+
+def test_a_profile_says_who_left_a_game(client: TestClient) -> None:
+    """A game won because the other player left: the winner's profile says the opponent
+    left, the leaver's says they left (not that their opponent did)."""
+    from sqlalchemy import select
+
+    from ludotheque.server.store.db import GameRow, PlayerRow, UserRow, now
+
+    sign_up(client, "stayer")
+    sign_up(client, "leaver")
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with service.sessions() as db:
+        ids = dict(db.execute(select(UserRow.username, UserRow.id)).all())
+        db.add(GameRow(id="left1", game="general", ruleset="default", mode="friend",
+                       players={"rebels": "human", "general": "human"}, seed="",
+                       finished_at=now(), winner="rebels", reason="left"))  # fmt: skip
+        db.add_all([PlayerRow(game_id="left1", side="rebels", user_id=ids["stayer"]),
+                    PlayerRow(game_id="left1", side="general", user_id=ids["leaver"])])  # fmt: skip
+        db.commit()
+
+    def row(name: str) -> str:
+        page = client.get(f"/@/{name}", headers={"accept-language": "en"}).text
+        found = re.search(r'<tr[^>]*data-game-id="left1".*?</tr>', page, re.S)
+        assert found is not None, page[-3000:]
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0)))
+
+    assert "Won — the opponent left the game" in row("stayer")
+    assert "Lost — left the game" in row("leaver")

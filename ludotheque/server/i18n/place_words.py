@@ -86,6 +86,7 @@ PLACE = words(
     word("clock.left@imperium", "The Imperium's player left the game."),
     word("reason.time-out", "time-out"),
     word("reason.left", "the opponent left the game"),
+    word("reason.left.own", "left the game"),
     word("reason.aborted", "aborted (no first move in time)"),
     word("ruleset.general.default", "Standard"),
     word("rating.provisional", "provisional rating (few games yet)"),

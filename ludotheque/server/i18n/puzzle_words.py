@@ -40,7 +40,11 @@ PUZZLES = words(
     word("puzzle.right", "Right!"),
     word("puzzle.right_more", "Right! Now the next move."),
     word("puzzle.solved", "Solved!"),
-    word("puzzle.wrong", "{move} is not the answer: the position is back, try again."),
+    word(
+        "puzzle.wrong",
+        "{move} is not the answer: the puzzle counts as failed. The position is back: try "
+        "again, for practice.",
+    ),
     word("puzzle.wrong_over", "{move} is not the answer."),
     word("puzzle.failed", "Puzzle failed."),
     word("puzzle.rating", "Puzzle rating: {rating}"),

@@ -54,6 +54,10 @@ RESULT = words(
     word("play.rematch_go", "Go to the rematch"),
     word("play.rematch_lapsed_them", "Your opponent left: the rematch offer lapsed."),
     word("play.rematch_lapsed_you", "You left the page: the rematch offer lapsed."),
+    word(
+        "play.rematch_opponent_away",
+        "Your opponent is not on the game’s page: a rematch can be offered once they are back.",
+    ),
     word("play.announce_mine", "You played {move}."),
     word("notify.draw", "Draw offered"),
     word("match.next_waiting", "Next game offered — waiting for your opponent."),

@@ -37,6 +37,8 @@ TOURNAMENT = words(
     word_n("tour.match_n", "match to {n} point", "match to {n} points"),
     word("tour.round_of", "Round {n} of {of}"),
     word("tour.starts", "Starts"),
+    word("tour.in_min", "in {m} min {s} s"),
+    word("tour.in_s", "in {s} s"),
     word("tour.ends", "Ends"),
     word("tour.ended", "Ended"),
     word("tour.join", "Join"),

@@ -406,7 +406,8 @@ function renderStatus(live) {
     result.hidden = true;
     let text = t("play.to_move", { side: snap.to_move }); // each side's own sentence
     if (snap.computer && snap.to_move === snap.computer.side) text += ` — ${t("play.thinking")}`;
-    else if (snap.can_move && snap.seat !== "both") text += ` — ${t("play.your_turn")}`;
+    // (at one screen both sides are yours: no "your turn"; against the computer, yours is)
+    else if (snap.can_move && (snap.seat !== "both" || snap.computer)) text += ` — ${t("play.your_turn")}`;
     status.textContent = text;
   }
   status.dataset.toMove = snap.to_move || "";
@@ -478,7 +479,11 @@ function renderControls(live) {
   // an opponent away from the page is offered nothing (it would lapse): they may come back
   const away = Object.keys((snap.table && snap.table.away) || {});
   const opponentAway = between && !snap.rematch && away.some((side) => !ours(side));
-  $("rematch-offer").hidden = !offered;
+  const offerBox = $("rematch-offer");
+  const newOffer = offered && offerBox.hidden;
+  offerBox.hidden = !offered;
+  // a phone shows the result first: an offer that comes in below it is brought into view
+  if (newOffer) offerBox.scrollIntoView({ block: "nearest" });
   $("rematch").hidden = !(player && over) || offered || waiting || iDeclined || theyDeclined || opponentAway;
   const declined = $("rematch-declined");
   declined.hidden = !(iDeclined || theyDeclined);
@@ -490,7 +495,7 @@ function renderControls(live) {
   let noteText = "";
   if (waiting) noteText = labels.waiting || t("play.rematch_waiting");
   else if (lapsed) noteText = t(ours(lapsed) ? "play.rematch_lapsed_you" : "play.rematch_lapsed_them");
-  else if (opponentAway && !offered && !theyDeclined && !iDeclined) noteText = t("clock.opponent_left");
+  else if (opponentAway && !offered && !theyDeclined && !iDeclined) noteText = t("play.rematch_opponent_away");
   note.hidden = !noteText;
   if (note.textContent !== noteText) note.textContent = noteText;
   // a watcher is offered the players' rematch as soon as it exists
