@@ -68,8 +68,16 @@ def test_tournament_pages(
     shot(page, f"{where}-list")
     # a tournament made through the form, joined and left with its buttons
     page.fill("#tour-name", f"Test {lang} {size}")
+    page.select_option("#tour-kind", "arena")
+    expect(page.locator("#tour-minutes")).to_be_visible()  # only what applies shows
+    expect(page.locator("#tour-rounds")).to_be_hidden()
+    page.select_option("#tour-variant", "backgammon/match")
+    expect(page.locator("#tour-length")).to_be_visible()
+    assert page.locator("#tour-control").input_value().endswith("d")  # a backgammon clock
     page.select_option("#tour-kind", "swiss")
     page.select_option("#tour-variant", "general/default")
+    expect(page.locator("#tour-minutes")).to_be_hidden()
+    expect(page.locator("#tour-length")).to_be_hidden()
     page.select_option("#tour-control", "3+2")
     page.fill("#tour-rounds", "3")
     page.fill("#tour-starts", "60")
@@ -77,6 +85,9 @@ def test_tournament_pages(
     page.wait_for_url("**/tournament/*")
     expect(page.locator("#tour-title")).to_have_text(f"Test {lang} {size}")
     expect(page.locator("#tour-facts")).to_contain_text(words["swiss"])
+    # how long until it starts, counted down beside the time
+    soon = {"en": "(in 59 min", "fr": "(dans 59 min"}[lang]
+    expect(page.locator("#tour-live .countdown-left")).to_contain_text(soon)
     page.click("#tour-join")
     expect(page.locator("#tour-joined")).to_have_text(words["joined"])
     expect(page.locator("#standings")).to_contain_text(f"tour{lang}{size[0]}")

@@ -3,6 +3,7 @@
 // chances across the game (both sides, errors marked, a click goes to that move), the summary
 // per side and the list of errors. Nothing here judges a move: the server's analysis did.
 import { w } from "/analysis/words.js";
+import { grouped } from "/static/boards/backgammon.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -30,8 +31,8 @@ function svgEl(name, attrs = {}, parent = null) {
 const locale = () => document.documentElement.lang || "en";
 const percent = (p, digits = 0) =>
   new Intl.NumberFormat(locale(), { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p);
-const signed = (x) =>
-  new Intl.NumberFormat(locale(), { minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: "always" }).format(x);
+const signed = (x) => // a true minus sign, as the game page's rating changes have
+  new Intl.NumberFormat(locale(), { minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: "always" }).format(x).replace("-", "−");
 const plain = (x, digits) => new Intl.NumberFormat(locale(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 
 // A move's value for the side that plays it: its proven result where there is one (the
@@ -97,7 +98,7 @@ export function markMoves(list, analysis) {
     const button = cell.querySelector("button");
     (button ? button : cell).after(mark);
     const better = betterMove(d);
-    if (better) mark.after(el("span", { className: "better", text: w("analysis.better", { move: better.move }) }));
+    if (better) mark.after(el("span", { className: "better", text: w("analysis.better", { move: grouped(better.move) }) }));
   }
 }
 
@@ -112,13 +113,13 @@ export function comment(analysis, plies, sideName) {
     return w("analysis.roll", { side: sideName(roll.side), roll: roll.roll, luck: `${luck}${signed(roll.luck)}` });
   }
   const measure = analysis.measure;
-  const parts = [`${w("analysis.played", { side: sideName(d.side), move: d.played.move })} (${valueText(d.played, measure)})`];
+  const parts = [`${w("analysis.played", { side: sideName(d.side), move: grouped(d.played.move) })} (${valueText(d.played, measure)})`];
   if (d.forced) parts.push(w("analysis.forced"));
   else if (d.label) parts.push(`${labelName(d.label)} ${d.symbol}, ${lossWords(d, measure)}`);
   else parts.push(w("analysis.good"));
   if (d.draw) parts.push(w(`draw.${d.draw}`)); // a winning position given away for a draw
   if (!d.forced && d.best.length) {
-    const best = d.best.map((m) => `${m.move} (${valueText(m, measure)})`).join(", ");
+    const best = d.best.map((m) => `${grouped(m.move)} (${valueText(m, measure)})`).join(", ");
     parts.push(w("analysis.best_was", { moves: best }));
   }
   const proof = proofText(d.proof);
@@ -190,7 +191,7 @@ export function drawChart(holder, analysis, { sideName, current = null, onJump =
     const mark = svgEl("circle", { cx: x(ply), cy: y(d.side === first ? firstWin : 1 - firstWin), r: big ? 6 : 4.5, class: `error mark-${d.label}` }, svg);
     mark.dataset.ply = String(d.ply + 1);
     const title = svgEl("title", {}, mark);
-    title.textContent = `${sideName(d.side)} ${d.played.move} ${d.symbol} (${labelName(d.label)})`;
+    title.textContent = `${sideName(d.side)} ${grouped(d.played.move)} ${d.symbol} (${labelName(d.label)})`;
   }
   const xs = svgEl("text", { x: left, y: H - 6, class: "axis" }, svg);
   xs.textContent = w("analysis.start");
@@ -261,14 +262,14 @@ export function renderErrors(holder, analysis, { sideName, onJump }) {
   for (const d of errors) {
     const better = betterMove(d);
     const text = [
-      better ? w("analysis.better", { move: better.move }) : "",
+      better ? w("analysis.better", { move: grouped(better.move) }) : "",
       lossWords(d, analysis.measure),
     ].filter(Boolean).join(" — ");
     // one span inside: a button laid out as a flex box (phones) would drop the spaces
     const words = el(
       "span",
       {},
-      `${Math.floor(d.move_index / 2) + 1}. ${w("analysis.played", { side: sideName(d.side), move: d.played.move })} `,
+      `${Math.floor(d.move_index / 2) + 1}. ${w("analysis.played", { side: sideName(d.side), move: grouped(d.played.move) })} `,
       el("span", { className: `mark mark-${d.label}`, title: labelName(d.label), text: d.symbol }),
       el("span", { className: "visually-hidden", text: ` (${labelName(d.label)})` }),
       ` — ${text}`,
@@ -286,7 +287,7 @@ export function renderLines(holder, moves, measure, { onPick = null } = {}) {
     const value = valueText(m, measure);
     // a proven result is the value itself (said once), except beside backgammon's equity
     const proof = measure === "equity" ? proofText(m.proof) : "";
-    const label = `${m.move} ${value}${proof ? ` — ${proof}` : ""}`;
+    const label = `${grouped(m.move)} ${value}${proof ? ` — ${proof}` : ""}`;
     const item = el("li", { "data-move": m.move });
     if (onPick) {
       // its name is the words seen ("a4-b4 57%"), after a word for screen readers ("play")

@@ -201,7 +201,7 @@ function ended(solved, result) {
   if (!root.dataset.signedIn && attempt.mode === "play") remember(puzzle.game, puzzle.id);
   if (result.rating) {
     const change = Math.round(result.rating.change);
-    $("rated-note").textContent = t("puzzle.your_rating", { rating: Math.round(result.rating.after), change: change >= 0 ? `+${change}` : `${change}` });
+    $("rated-note").textContent = t("puzzle.your_rating", { rating: Math.round(result.rating.after), change: change >= 0 ? `+${change}` : `−${-change}` });
   }
   if (streak) {
     const best = Math.max(streak.best, streak.count);

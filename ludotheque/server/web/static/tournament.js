@@ -1,5 +1,7 @@
 // A tournament's page follows it: its live part (standings, pairings, games) is read again
 // every few seconds while it is not finished (polling: any server process answers it).
+import { t } from "./i18n.js";
+
 const root = document.getElementById("tournament");
 const live = document.getElementById("tour-live");
 const EVERY = 3000;
@@ -26,6 +28,24 @@ async function refresh() {
   window.setTimeout(refresh, EVERY);
 }
 
+// beside the start (or an arena's end) still to come, how long until then, every second
+function countdowns() {
+  for (const time of live.querySelectorAll("time.countdown[datetime]")) {
+    const seconds = Math.round((Date.parse(time.dateTime) - Date.now()) / 1000);
+    let note = time.nextElementSibling;
+    if (!note || !note.classList.contains("countdown-left")) {
+      note = document.createElement("span");
+      note.className = "countdown-left";
+      time.after(note);
+    }
+    const m = Math.floor(Math.max(0, seconds) / 60);
+    const left = m ? t("tour.in_min", { m, s: Math.max(0, seconds) % 60 }) : t("tour.in_s", { s: Math.max(0, seconds) });
+    note.textContent = ` (${left})`;
+  }
+}
+
 if (root && live && root.dataset.status !== "finished") {
   window.setTimeout(refresh, EVERY);
+  countdowns();
+  window.setInterval(countdowns, 1000);
 }

@@ -1013,13 +1013,18 @@ export function counter(history, plies) {
 
 // How a finished game was won, said under the result: a gammon or a backgammon in every
 // ruleset (after the reason), with whether it scores (the Jacoby rule, a game played for the
-// win alone); what a resignation gave up. Empty for a single game borne off, a drop or a
+// win alone); what a resignation gave up where that scores (else: a resignation). Empty for
+// a single game borne off, a drop or a
 // time-out: the reason says it all.
 export function resultDetail(snap, t) {
   const about = snap.game_extra || {};
   const o = snap.outcome;
   if (!o || !o.winner || !about.win_kind) return "";
-  if (o.reason === "resignation") return t("bg.won_resigned", { kind: t(`resign.${about.win_kind}`) });
+  if (o.reason === "resignation") {
+    // played for the win alone, what the position would have given up does not count
+    if (!about.kind_scores) return t("reason.resignation");
+    return t("bg.won_resigned", { kind: t(`resign.${about.win_kind}`) });
+  }
   if (about.win_kind === "single") return "";
   const how = o.reason === "borne-off" ? `${t("reason.borne-off")} — ${t(`bg.won_by.${about.win_kind}`)}` : t(`reason.${o.reason}`);
   if (about.kind_scores) return how;
