@@ -180,7 +180,7 @@ def test_against_the_computer_to_the_end(server: Server, new_page: Callable[...,
     click(page, "b1")
     # the computer answers from inside the sanctuary
     expect(page.locator("#move-list .ply")).to_have_count(2, timeout=30_000)
-    expect(page.locator("#status")).to_contain_text("Rebels to move")
+    expect(page.locator("#status")).to_have_text("Rebels to move — Your turn")
     page.fill("#move-input", "d4-d5")
     page.press("#move-input", "Enter")
     expect(page.locator("#result")).to_contain_text("You won")  # the player, against the computer
