@@ -73,7 +73,10 @@ ACCOUNT = words(
     word("account.tokens.none", "You have no API token."),
     word("account.tokens.label", "What the token is for"),
     word("account.tokens.scopes", "What it may do"),
-    word("account.tokens.scope.bot_play", "play as a bot (makes sense for a bot account only)"),
+    word(
+        "account.tokens.scope.bot_play",
+        "play as a bot (the account becomes a bot with it, for good, before its first game)",
+    ),
     word("account.tokens.scope.challenge", "challenge players, accept and decline challenges"),
     word("account.tokens.scope.read", "read your games and your events"),
     word("account.tokens.submit", "Make a token"),
