@@ -373,6 +373,7 @@ def test_ludotheque_bot_runs_an_outside_engine_and_the_random_example(live: Live
     finally:
         example.terminate()
         example.wait(10)
+        other.stop.set()  # the other bot stops too (it would try the closed server again)
 
 
 class NeverDoubles(AgentEngine):
