@@ -360,20 +360,16 @@ class GameService:
                 say("a move must say which ply it answers (an integer)"),
                 "bad-ply", 400,
             )  # fmt: skip
-        if ply < session.ply:
-            raise GameError(
+        if ply != session.ply:  # an older position, or a client ahead of the game
+            stale = (
                 say("this move answers an older position: the game has moved on "
-                    "(ply {now}, not {ply}); nothing was played",
-                    now=session.ply, ply=ply),
-                "stale", 409,
+                    "(ply {now}, not {ply}); nothing was played", now=session.ply, ply=ply)
+                if ply < session.ply
+                else say("this move quotes ply {ply}, but the game is at ply {now}: quote the "
+                         "ply of the position it answers; nothing was played",
+                         now=session.ply, ply=ply)
             )  # fmt: skip
-        if ply > session.ply:  # a client ahead of the game (it quoted a ply not reached)
-            raise GameError(
-                say("this move quotes ply {ply}, but the game is at ply {now}: quote the "
-                    "ply of the position it answers; nothing was played",
-                    now=session.ply, ply=ply),
-                "stale", 409,
-            )  # fmt: skip
+            raise GameError(stale, "stale", 409)
         to_move = session.record.state.to_move
         if to_move == CHANCE or to_move is None:
             raise GameError(say("it is nobody's turn to move"),
