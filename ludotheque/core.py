@@ -120,8 +120,13 @@ class InvalidPosition(Refusal):
     default_code = "invalid-position"
 
 
-class UnknownGame(ValueError):
-    """``load()`` was asked for a game or ruleset that does not exist; the message lists them."""
+class UnknownGame(InvalidPosition):
+    """``load()`` was asked for a game or ruleset that does not exist; the message lists them.
+
+    An ``InvalidPosition`` (so a ``ValueError``): the public API's bad input raises only
+    ``IllegalMove`` or ``InvalidPosition``, and an unknown game describes no position at all."""
+
+    default_code = "unknown-game"
 
 
 @dataclass(frozen=True, slots=True)

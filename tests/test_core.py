@@ -24,6 +24,9 @@ def test_unknown_game_lists_the_games() -> None:
         ludotheque.load("chess")
     assert "chess" in str(info.value)
     assert isinstance(info.value, ValueError)
+    # the public API's bad input raises only IllegalMove or InvalidPosition
+    assert isinstance(info.value, InvalidPosition)
+    assert info.value.code == "unknown-game"
 
 
 def test_unknown_ruleset_lists_the_rulesets() -> None:
