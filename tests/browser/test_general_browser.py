@@ -236,3 +236,60 @@ def test_phone_sized_screen(server: Server, new_page: Callable[..., Page]) -> No
         page, START.replace("a2,a3", "a3").replace("b1,b5", "b1,b2,b5").replace(" r ", " g ")
     )
     shot(page, "general-phone")
+
+
+COVERED = """() => {
+    // each point's name against each piece and line: the names a piece covers (its circle
+    // and ring reach its name's box), and those a line runs through (sampled along it)
+    const svg = document.querySelector("svg.general");
+    const names = [...svg.querySelectorAll(".pt .label")].map((label) => [
+        label.closest(".pt").dataset.point, label.getBoundingClientRect()]);
+    const found = [];
+    for (const circle of svg.querySelectorAll(".piece circle")) {
+        const c = circle.getBoundingClientRect();
+        const [x, y, r] = [c.x + c.width / 2, c.y + c.height / 2, c.width / 2 + 2];
+        for (const [name, b] of names) {
+            const dx = Math.max(b.left - x, 0, x - b.right);
+            const dy = Math.max(b.top - y, 0, y - b.bottom);
+            const on = circle.closest(".pt").dataset.point;
+            if (Math.hypot(dx, dy) < r) found.push(`${name} under the piece on ${on}`);
+        }
+    }
+    for (const line of svg.querySelectorAll("polyline.line")) {
+        const m = line.getScreenCTM();
+        const points = [...line.points].map((p) => new DOMPoint(p.x, p.y).matrixTransform(m));
+        for (let i = 1; i < points.length; i++) {
+            for (let k = 0; k <= 100; k++) {
+                const x = points[i - 1].x + ((points[i].x - points[i - 1].x) * k) / 100;
+                const y = points[i - 1].y + ((points[i].y - points[i - 1].y) * k) / 100;
+                for (const [name, b] of names) {
+                    const inside = x > b.left && x < b.right && y > b.top && y < b.bottom;
+                    if (inside && name !== "s2") found.push(`a line through ${name}`);
+                }
+            }
+        }
+    }
+    return [...new Set(found)];
+}"""
+
+
+def test_the_points_names_are_never_under_a_piece_or_a_line(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """Every point's name stays readable: wherever the general stands (the sanctuary's points
+    are close together) and with rebels all round, no piece covers a name and no line runs
+    through one (but s2's, on its line to the apex, with a halo), the board either way up."""
+    page = new_page()
+    rebels = "a1,a2,a3,a4,a5,b1,b2,b3,b4,b5,c4,c5,d4,d5,e4,e5"
+    for general in ("s1", "s2", "s3", "s4", "c3"):
+        start_game(page, server, position=f"{general} {rebels} r 0")
+        for flipped in ("0", "1"):
+            if page.get_attribute("svg.general", "data-flipped") != flipped:
+                page.click("#flip-board")
+                expect(page.locator("svg.general")).to_have_attribute("data-flipped", flipped)
+            assert page.evaluate(COVERED) == [], (general, flipped)
+            if general == "s2":
+                shot(page, f"general-names-{'flipped' if flipped == '1' else 'upright'}")
+        if page.get_attribute("svg.general", "data-flipped") == "1":
+            page.click("#flip-board")
+    assert not page.errors  # type: ignore[attr-defined]

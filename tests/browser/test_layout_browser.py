@@ -171,21 +171,75 @@ def test_backgammon_cube_decisions_and_offers_to_resign_fit(
         assert not page.errors  # type: ignore[attr-defined]
 
 
+def board_sizes(page: Page, sizes: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """The board's width and height at each window size (``sizes``, as in ``LAPTOPS``)."""
+    found = {}
+    for size, (width, height) in sizes.items():
+        page.set_viewport_size({"width": width, "height": height})
+        box = page.locator("svg.board").bounding_box()
+        assert box is not None
+        found[size] = (round(box["width"], 1), round(box["height"], 1))
+    return found
+
+
 @pytest.mark.parametrize("lang", LOCALES)
 def test_the_claim_banner_fits(server: Server, new_page: Callable[..., Page], lang: str) -> None:
     """The general's player leaves on move: the rebels' page counts down, then offers the
-    claim; the banner and both clocks are in the window."""
+    claim; the banner and both clocks are in the window, and the board keeps its size when the
+    banner comes (on a laptop and on a phone)."""
     made = create(server, game="general", control="1+0")
     rebels = open_seat(new_page, server, made["seats"]["rebels"], lang)
     general = open_seat(new_page, server, made["seats"]["general"], lang)
     for page, move in ((rebels, "a2-b2"), (general, "c3-b4"), (rebels, "a1-a2")):
         play(page, move)
     expect(rebels.locator("#strip-top .clock.running")).to_be_visible()
+    sizes = {**LAPTOPS, "390x844": (390, 844)}
+    before = board_sizes(rebels, sizes)
     general.close()
     expect(rebels.locator("#claim")).to_be_visible(timeout=10_000)
+    assert board_sizes(rebels, sizes) == before, "the board changed size as the claim came"
     fits_every_laptop(rebels, ["#claim", "#claim-text"], f"general-claim-{lang}")
     expect(rebels.locator("#claim-button")).to_be_visible(timeout=25_000)
+    assert board_sizes(rebels, sizes) == before, "the board changed size with the claim's button"
     fits_every_laptop(rebels, ["#claim", "#claim-button"], f"general-claim-now-{lang}")
+    assert not rebels.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_first_move_countdown_sits_beside_the_clock(
+    server: Server, new_page: Callable[..., Page], lang: str
+) -> None:
+    """Before a side's first move, the time left to make it shows beside its clock, which
+    still shows the side's time; once the move is made, the countdown goes and the clock runs
+    as usual. Both, the board and both strips fit the window; the strip keeps its height."""
+    made = create(server, game="general", control="5+3")
+    rebels = open_seat(new_page, server, made["seats"]["rebels"], lang)
+    words = {"en": r"first move: \d+ s", "fr": r"premier coup : \d+ s"}[lang]
+    strip = rebels.locator("#strip-bottom")
+    expect(strip.locator(".first-move")).to_have_text(re.compile(words))
+    expect(strip.locator(".first-move")).to_be_visible()
+    expect(strip.locator(".clock")).to_have_text("5:00")
+    expect(strip.locator(".clock")).to_be_visible()
+    # side by side, on one line, both inside the strip
+    badge, clock = (strip.locator(s).bounding_box() for s in (".first-move", ".clock"))
+    box = strip.bounding_box()
+    assert badge and clock and box
+    assert badge["x"] + badge["width"] <= clock["x"] + 0.5, (badge, clock)
+    assert abs((badge["y"] + badge["height"] / 2) - (clock["y"] + clock["height"] / 2)) < 2
+    assert clock["x"] + clock["width"] <= box["x"] + box["width"] + 0.5, (clock, box)
+    height = box["height"]
+    fits_every_laptop(rebels, ["#strip-bottom .first-move"], f"general-first-move-{lang}")
+    fits_every_laptop(rebels, ["#strip-bottom .first-move"], f"general-first-move-{lang}",
+                      sizes={"390x844": (390, 844)})  # fmt: skip
+    rebels.set_viewport_size({"width": 1366, "height": 768})
+    play(rebels, "a2-b2")
+    expect(strip.locator(".first-move")).to_be_hidden()
+    expect(strip.locator(".clock")).to_be_visible()
+    # the general's side counts down now, beside the general's clock, for both players
+    expect(rebels.locator("#strip-top .first-move")).to_be_visible()
+    expect(rebels.locator("#strip-top .clock")).to_have_text("5:00")
+    box = strip.bounding_box()
+    assert box and abs(box["height"] - height) < 1, (box, height)
     assert not rebels.errors  # type: ignore[attr-defined]
 
 

@@ -122,12 +122,19 @@ function createTable({ t, send, sideName, mode }) {
     }
     holder.append(name);
     if (table.clock) {
+      // the side's clock, and beside it (not instead of it) the time left for its first move
+      const clocks = document.createElement("span");
+      clocks.className = "clocks";
+      const first = document.createElement("span");
+      first.className = "first-move";
+      first.hidden = true;
       const clock = document.createElement("span");
       clock.className = "clock";
       clock.setAttribute("role", "timer");
       clock.setAttribute("aria-live", "off");
       clock.dataset.side = side;
-      holder.append(clock);
+      clocks.append(first, clock);
+      holder.append(clocks);
     }
   }
 
@@ -139,14 +146,17 @@ function createTable({ t, send, sideName, mode }) {
         const f = face(side);
         if (!f) continue;
         let text = formatClock(f.left, t);
-        if (f.first !== null) text = t("clock.first_move", { s: Math.ceil(f.first) });
-        else if (f.delay !== null && f.delay > 0) text += ` +${Math.ceil(f.delay)}`;
+        if (f.delay !== null && f.delay > 0) text += ` +${Math.ceil(f.delay)}`;
         if (node.textContent !== text) node.textContent = text;
+        // before the side's first move its clock waits, and the countdown beside it runs
+        const badge = node.parentElement.querySelector(".first-move");
+        const firstText = f.first !== null ? t("clock.first_move", { s: Math.ceil(f.first) }) : "";
+        if (badge.textContent !== firstText) badge.textContent = firstText;
+        badge.hidden = f.first === null;
         const low = f.left < table.control.low && f.first === null;
-        node.classList.toggle("running", f.running);
-        node.classList.toggle("first", f.first !== null);
+        node.classList.toggle("running", f.running && f.first === null);
         node.classList.toggle("low", low);
-        node.setAttribute("aria-label", t("clock.label", { side, time: text }));
+        node.setAttribute("aria-label", t("clock.label", { side, time: f.first !== null ? `${text}, ${firstText}` : text }));
         if (f.running && low && lowWarned !== snap.ply && snap.my_sides.includes(side)) {
           lowWarned = snap.ply;
           play("low");

@@ -22,6 +22,16 @@ const LINES = [
 ].map((line) => line.split(" "));
 const SANCTUARY = ["s1", "s2", "s3", "s4"];
 const GATES = ["b5", "c5", "d5"];
+// Where each point's name is written, from the point (the middle of the text): beside it, in a
+// gap between its lines and out of reach of any piece (the General, ringed, reaches 26 from its
+// point), so that no piece covers a name and no line runs through one. A point of the grid has
+// its name up and to its right (between its row and its diagonal) however the board is turned;
+// the sanctuary's points are too close together for that, so their names keep their places on
+// the board: s1's and s3's outside, s4's beside the apex, s2's on its line to the apex (a halo
+// keeps it readable). A name inside the sanctuary's fill takes its colour for its halo.
+const LABEL_AT = { s1: [-36, 0], s2: [0, -37], s3: [36, 0], s4: [36, 0] };
+const LABEL_GRID = [33, -14];
+const IN_SANCTUARY = ["b5", "c5"]; // their names, on the board the right way up (and s2's)
 const MOVE = /^([a-e][1-5]|s[1-4])-([a-e][1-5]|s[1-4])(?:\*([a-e][1-5]|s[1-4]))?(?:x([a-e][1-5]|s[1-4])([a-e][1-5]|s[1-4]))?$/;
 
 export function parseMove(text) {
@@ -64,9 +74,9 @@ export function createBoard(holder, { t, onMove, chooser, say, announce = () => 
     el("circle", { r: 30, class: "hit" }, g);
     el("circle", { r: name === "s4" ? 7 : 5, class: "dot" }, g);
     el("circle", { r: 26, class: "target" }, g);
-    const label = el("text", name.startsWith("s") ? { class: "label", x: 11, y: -8 } : { class: "label", x: 21, y: -19 }, g);
-    label.textContent = name;
-    labels.push(label);
+    const [lx, ly] = LABEL_AT[name] || LABEL_GRID;
+    const label = el("text", { class: "label", x: lx, y: ly, "text-anchor": "middle", "dominant-baseline": "central" }, g, name);
+    labels.push({ label, name, lx, ly });
     groups[name] = g;
     g.addEventListener("click", () => clicked(name));
     g.addEventListener("keydown", (event) => {
@@ -97,7 +107,12 @@ export function createBoard(holder, { t, onMove, chooser, say, announce = () => 
   function orient() {
     const on = flipped();
     flipper.setAttribute("transform", on ? "rotate(180 200 260)" : "");
-    for (const label of labels) label.setAttribute("transform", on ? "rotate(180)" : "");
+    for (const { label, name, lx, ly } of labels) {
+      // turned about its point (still up and to its right), or a sanctuary's about its middle
+      const sanctuary = name in LABEL_AT;
+      label.setAttribute("transform", !on ? "" : sanctuary ? `rotate(180 ${lx} ${ly})` : "rotate(180)");
+      label.classList.toggle("in-sanctuary", name === "s2" || (!on && IN_SANCTUARY.includes(name)));
+    }
     svg.dataset.flipped = on ? "1" : "0";
   }
 
@@ -256,7 +271,8 @@ export function createBoard(holder, { t, onMove, chooser, say, announce = () => 
       g.querySelector(".piece")?.remove();
       const occupant = pos && pos.general === name ? "general" : rebels.has(name) ? "rebel" : null;
       if (occupant) {
-        const piece = el("g", { class: `piece ${occupant}` }, g);
+        const piece = el("g", { class: `piece ${occupant}` });
+        g.insertBefore(piece, g.querySelector(".label")); // under the point's name
         el("circle", { r: occupant === "general" ? 24 : 20 }, piece);
         if (occupant === "general") {
           const crown = el("text", { class: "crown", y: 9 }, piece);
