@@ -1,6 +1,9 @@
 """Train the backgammon network by TD(lambda) self-play, and measure networks against each other.
 
     python tools/train_backgammon.py train --dir runs/v2 --games 1500000 --hidden 128 --seed 7
+    python tools/train_backgammon.py train --dir bench/results/train/wide256 --games 1000000 \
+        --hidden 256 --start ludotheque/games/backgammon/network.npz --alpha 0.003 \
+        --alpha-end 0.0005 --seed 11 --every 250000
     python tools/train_backgammon.py versus a.npz b.npz --games 20000
     python tools/train_backgammon.py check --positions 2000
 
@@ -12,7 +15,9 @@ bear-off database's chances once both sides are bearing off, where self-play sto
 outputs are each side's chances in turn, seen from the side on roll. A share of the games use
 the seed's five-checker cap, so that the network knows those positions too. The run keeps its
 state in ``--dir`` (the latest network, a checkpoint every ``--every`` games, ``state.json``
-and ``train.log``) and resumes from it when started again.
+and ``train.log``, which keeps every command that ran it) and resumes from it when
+started again. Runs are kept in ``bench/results/train/<run>/`` and committed, so that a run
+outlives the session that started it: the README's networks table names each one.
 
 ``versus`` plays two networks one ply ahead (cubeless, choosing by the chance to win), pairs of
 games sharing their dice; ``check`` compares the compiled move generator and encoder with the
