@@ -74,18 +74,24 @@ def load(name: str, ruleset: str | None = None) -> Game: ...
 def load(name: str, ruleset: str | None = None) -> Game:
     """The game ``name`` with ``ruleset`` (its default when ``None``).
 
-    Raises ``UnknownGame`` (a ``ValueError``) naming what exists when either is unknown.
+    Raises ``UnknownGame`` (an ``InvalidPosition``, so a ``ValueError``) naming what exists when
+    either is unknown.
     """
     entry = _REGISTRY.get(name) if isinstance(name, str) else None
     if entry is None:
         known = ", ".join(sorted(_REGISTRY))
-        raise UnknownGame(f"unknown game {name!r}; the games are: {known}")
+        raise UnknownGame(
+            "unknown game {name}; the games are: {known}",
+            code="unknown-game", name=repr(name), known=known,
+        )  # fmt: skip
     module_name, rulesets = entry
     chosen = rulesets[0] if ruleset is None else ruleset
     if chosen not in rulesets:
         raise UnknownGame(
-            f"unknown ruleset {ruleset!r} for {name}; its rulesets are: {', '.join(rulesets)}"
-        )
+            "unknown ruleset {ruleset} for {name}; its rulesets are: {rulesets}",
+            code="unknown-ruleset", ruleset=repr(ruleset), name=repr(name),
+            rulesets=", ".join(rulesets),
+        )  # fmt: skip
     get_game: Callable[[str], Game] = import_module(module_name).get_game
     return get_game(chosen)
 

@@ -393,6 +393,8 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
     from ludotheque.games.defiance.geometry import geometry
     from ludotheque.games.defiance.moves import Action, CommandMove, Turn
 
+    yield from _catch("load chess", load, "chess")
+    yield from _catch("load general fast", load, "general", "fast")
     general = load("general")
     yield from _moves(general.start(), ["a1-z9", "f1-a1", "a9-a2"])
     yield from _catch("general parse 42", general.start().parse_move, 42)

@@ -44,6 +44,12 @@ def test_create_refusals(client: TestClient) -> None:
         response = client.post("/api/games", json=body)
         assert response.status_code == status, (body, response.text)
         assert words in response.json()["detail"], (body, response.json())
+    french = client.post(
+        "/api/games", json={"game": "general", "ruleset": "fast"}, headers={"accept-language": "fr"}
+    )  # the engine's own refusal, in the reader's language
+    assert french.status_code == 400
+    detail = french.json()["detail"].replace("\u202f", " ").replace("\u00a0", " ")
+    assert detail == "variante inconnue « fast » pour « general » ; ses variantes sont : default"
 
 
 def test_malformed_json(client: TestClient) -> None:

@@ -33,6 +33,7 @@ from ...core import CHANCE, Game, IllegalMove, InvalidPosition, State, UnknownGa
 from ..accounts.identity import AccountDep, signed_in_request, who
 from ..errors import GameError, say
 from ..i18n.languages import analysis_module, translate
+from ..i18n.refusals import refused
 from ..play.actions import Body
 from ..play.boards import available, board
 from ..play.deps import ServiceDep, SettingsDep, address
@@ -289,8 +290,8 @@ def _game(name: str, ruleset: str | None) -> Game:
                         400)  # fmt: skip
     try:
         return load(name, None if ruleset in (None, "", "default") else ruleset)
-    except UnknownGame as exc:
-        raise GameError(say("{text}", text=str(exc)), "bad-request", 400) from None
+    except UnknownGame as exc:  # the engine's refusal, in the reader's language
+        raise GameError(refused(exc), "bad-request", 400) from None
 
 
 def _state(game: Game, position: str | None) -> State:

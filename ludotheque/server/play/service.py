@@ -27,6 +27,7 @@ from ...core import CHANCE, IllegalMove, InvalidPosition, UnknownGame
 from ...record import Record
 from .. import timesource
 from ..errors import GameError, say
+from ..i18n.refusals import refused
 from ..settings import Settings
 from ..store.bus import Bus, MemoryBus
 from ..store.db import GameRow, PlayerRow, SeatRow, now, token_hash
@@ -189,11 +190,8 @@ class GameService:
             )  # fmt: skip
         try:
             g = load(game, ruleset)
-        except UnknownGame as exc:
-            raise GameError(
-                say("unknown ruleset: {text}", text=str(exc)),
-                "unknown-ruleset", 400,
-            ) from None  # fmt: skip
+        except UnknownGame as exc:  # the engine's refusal, in the reader's language
+            raise GameError(refused(exc), "unknown-ruleset", 400) from None
         if mode not in MODES:
             raise GameError(
                 say("the mode is one of {modes}",
