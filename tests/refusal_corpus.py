@@ -395,9 +395,20 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
 
     yield from _catch("load chess", load, "chess")
     yield from _catch("load general fast", load, "general", "fast")
+    from ludotheque.solve import probe
+
+    yield from _catch("probe backgammon", probe, load("backgammon").start())
     general = load("general")
     yield from _moves(general.start(), ["a1-z9", "f1-a1", "a9-a2"])
     yield from _catch("general parse 42", general.start().parse_move, 42)
+    rebels = ["a1", "a2", "e1", "e2", "e4", "e5"]
+    for label, parts in [
+        ("rebels None", ("c3", None)),
+        ("rebels 'a1'", ("c3", "a1")),
+        ("rebels [None]", ("c3", [None])),
+        ("flight 'x'", ("c3", rebels, "general", "x")),
+    ]:
+        yield from _catch(f"general from_parts {label}", general.from_parts, *parts)  # type: ignore[attr-defined]
     capture = general.parse_position("c2 a1,c3,a3,c1,e5,e4 g 1")
     yield from _moves(capture, ["c2-b2*a1", "c2-b2*b3xa1a3"])
     # the general flies to a point where two pairs can be taken
@@ -419,6 +430,8 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
     yield from _moves(roll, ["8/5(x)", "(", "25/20", "0/3", CubeAction("double")])
     for done in [["zz/7"], ["13/x"], ["25/23"]]:
         yield from _catch(f"partial {done}", roll.partial_turn, done)
+    for wrong in [None, 3, "13/7", {}]:  # no list of single moves at all
+        yield from _catch(f"partial {wrong!r}", roll.partial_turn, wrong)
     off = seed.parse_position("W[3,2] B[24x2,13x5,8x3,6x5] w 54")
     yield from _catch("partial 3/off", off.partial_turn, ["3/off"])
     money = load("backgammon", "money")

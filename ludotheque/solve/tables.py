@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core import InvalidPosition
 from ..games.general.board import NUM_POINTS
 from ..games.general.rules import GENERAL, REBELS, GeneralState
 from .certificate import Strategy, find, key_of, shipped_safely
@@ -417,7 +418,14 @@ def probe(state: GeneralState) -> Verdict | None:
     Verdict(winner='general', plies=1)
     >>> probe(game.start()).winner
     'rebels'
+
+    A state of another game is refused with ``InvalidPosition`` (the solution is the General's).
     """
+    if not isinstance(state, GeneralState):
+        raise InvalidPosition(
+            "the solution reads positions of the General, not {kind}",
+            code="not-a-general-position", kind=type(state).__name__,
+        )  # fmt: skip
     return default_tables().probe(state)
 
 

@@ -660,7 +660,9 @@ class BackgammonState(State):
         """The one-checker-at-a-time view of this turn after the single moves ``done``.
 
         Offers only single moves that can still end in a legal play, and the play when the turn
-        can end now. Raises ``IllegalMove`` if a step of ``done`` was not allowed.
+        can end now. Raises ``IllegalMove`` if a step of ``done`` was not allowed, and
+        ``InvalidMove`` if ``done`` is not a list (or tuple) of single moves or one of them is
+        no single move at all.
         """
         if self._stakes is not None and self._stakes.pending != NONE:
             raise IllegalMove(
@@ -725,7 +727,10 @@ class BackgammonState(State):
 
     def xgid(self) -> str:
         """The position as an eXtreme Gammon XGID (white at the bottom; in ``money``/``match``
-        with the cube, the score and the Crawford or Jacoby flag; else a money game, no cube)."""
+        with the cube, the score and the Crawford or Jacoby flag; else a money game, no cube).
+        An XGID has no moment before the opening roll and no finished game: those two are
+        written as the same checkers with white to roll, and read back as that (the GNU
+        Backgammon ID, ``gnubg_id``, keeps them)."""
         return ids.to_xgid(self)
 
     # -- internals -------------------------------------------------------------------------
