@@ -12,8 +12,9 @@
 the best moves and their values, the loss and a label) and, in backgammon, the luck of every
 roll; ``best_moves(state, n)`` gives the best moves of one position (hints, an analysis board).
 The result serialises with ``to_dict`` / ``from_dict``. The labels and their bands are in
-``labels``, the settings in ``strength``, proven results and the endgame-table hook in ``proof``;
-backgammon played for points (cube decisions, normalised equity) in ``stakes``.
+``labels``, the settings in ``strength``, proven results and the endgame-table hook in ``proof``
+(the General's solution is asked by default); backgammon played for points (cube decisions,
+normalised equity) in ``stakes``.
 """
 
 from .labels import label, luck_label
@@ -26,7 +27,7 @@ from .model import (
     RollLuck,
     SideSummary,
 )
-from .proof import Proof, register_oracle
+from .proof import Proof, register_oracle, reset_oracle
 from .review import Analyst, Progress, analyse, best_moves
 from .strength import DEFAULT, NAMES, Strength, strengths
 
@@ -49,5 +50,6 @@ __all__ = [
     "label",
     "luck_label",
     "register_oracle",
+    "reset_oracle",
     "strengths",
 ]

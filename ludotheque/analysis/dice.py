@@ -66,9 +66,11 @@ class DiceSearch:
         self._unit = unit
         self._cache: dict[tuple[State, int], float] = {}
 
-    def lines(self, state: State, *, played: Any = None, top: int = 3) -> list[Line]:
+    def lines(self, state: State, *, played: Any = None, top: int = 3, wide: int = 0) -> list[Line]:
         """Every legal play of decision node ``state`` with its value for the side to move:
-        the candidates looked at deeper first (best first), then the others.
+        the candidates looked at deeper first (best first), then the others. ``wide``: the
+        ``wide`` best at one ply are candidates whatever the move filter says, so that they
+        have their value at full depth.
 
         A ``played`` move the game allows but does not list (an offer to resign) comes first
         in the deep lines, valued by the other side's better answer: accepting, or declining,
@@ -91,6 +93,7 @@ class DiceSearch:
             best = base[order[0]]
             threshold = self.threshold * (1.0 if self._unit is None else self._unit(state))
             chosen = [i for i in order[: self.candidates] if base[i] >= best - threshold]
+            chosen += [i for i in order[:wide] if i not in chosen]
             if self._free is not None and self._free(state):
                 chosen = order  # a cube decision: every answer is looked at (there are two)
             if played is not None and not offer:

@@ -103,6 +103,7 @@ class Analyst:
         moves_so_far: int = 0,
         repetition: int | None = None,
         turn_limit: int | None = None,
+        wide: int = 0,
     ) -> list[MoveValue]:
         """Every legal move of decision node ``state`` with its value for the side to move:
         first the moves valued exactly at full depth (best first), then the others.
@@ -110,17 +111,19 @@ class Analyst:
         ``played`` (a move or its notation) is always valued exactly; ``top`` is how many of
         the best get an exact value. ``history`` counts the positions of the game so far,
         ``moves_so_far`` the moves, for the draws of ``repetition`` and ``turn_limit``.
+        ``wide``: at least that many of the best-looking moves are searched to full depth,
+        beyond the strength's beam or move filter (the strength alone when 0).
         """
         mover = _decision_side(state)
         if isinstance(played, str):
             played = state.parse_move(played)
         if self.dice is not None:
-            lines = self.dice.lines(state, played=played, top=top)
+            lines = self.dice.lines(state, played=played, top=top, wide=wide)
         else:
             assert self.tree is not None
             lines = self.tree.lines(
                 state, played=played, top=top, history=history, moves_so_far=moves_so_far,
-                repetition=repetition, turn_limit=turn_limit,
+                repetition=repetition, turn_limit=turn_limit, wide=wide,
             )  # fmt: skip
         return [self._move_value(line, mover, state) for line in lines]
 
@@ -217,8 +220,14 @@ def best_moves(
     repetition: int | bool | None = True,
     turn_limit: int | None = None,
 ) -> list[MoveValue]:
-    """The ``n`` best moves of decision node ``state`` with their values, best first: the hints
-    of a game and the lines of an analysis board.
+    """The ``n`` best moves of decision node ``state`` with their values, best first (all the
+    legal moves when there are fewer): the hints of a game and the lines of an analysis board.
+
+    The ``n`` best are valued at the strength's full depth, comparable with one another: the
+    search looks at least at the ``n`` best-looking moves that deep, however narrow the
+    strength's beam (Defiance's ``normal`` alone takes one move to two plies) or move filter
+    (backgammon's). Should the search still value fewer at full depth, the next ones follow
+    with the depth they have (``plies``, ``exact``).
 
     ``history`` lists the earlier positions of the game, ``moves_so_far`` the moves played, for
     the draws of ``repetition`` (``True``: the game's own rule) and ``turn_limit`` (a game's
@@ -236,9 +245,11 @@ def best_moves(
         repetition = getattr(state.game, "repetition_limit", None)
     values = analyst.moves(
         state, top=n, history=counts, moves_so_far=moves_so_far,
-        repetition=repetition or None, turn_limit=turn_limit,
+        repetition=repetition or None, turn_limit=turn_limit, wide=n,
     )  # fmt: skip
-    return _best(values, n)
+    best = _best(values, n)
+    chosen = {v.move for v in best}
+    return best + [v for v in values if v.move not in chosen][: n - len(best)]
 
 
 def analyse(

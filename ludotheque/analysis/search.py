@@ -154,6 +154,7 @@ class TreeSearch:
         moves_so_far: int = 0,
         repetition: int | None = None,
         turn_limit: int | None = None,
+        wide: int = 0,
     ) -> list[Line]:
         """Every legal move of decision node ``state`` with its score, best first: the exact
         ones (the ``top`` best and ``played``), then those known only to be worse, then those
@@ -161,7 +162,8 @@ class TreeSearch:
 
         ``history`` counts the positions of the game so far (``state`` included),
         ``moves_so_far`` the moves played, for the record's ``repetition`` and ``turn_limit``
-        draws (``None``: no such rule).
+        draws (``None``: no such rule). ``wide`` widens ``root_beam`` and ``sift``'s keep to at
+        least that many moves, so that the ``wide`` best have their value at full depth.
         """
         self._reset(
             state, history if history is not None else {state: 1}, moves_so_far, repetition,
@@ -170,7 +172,10 @@ class TreeSearch:
         side = str(state.to_move)
         children = self.expand(state)
         deep = self.depth > 1
-        candidates = self._root_candidates(children, played) if deep else set(range(len(children)))
+        if deep:
+            candidates = self._root_candidates(children, played, wide)
+        else:
+            candidates = set(range(len(children)))
         shallow: list[Line] = []
         for i, child in enumerate(children):
             if i not in candidates:
@@ -178,8 +183,9 @@ class TreeSearch:
                 drawn = score == 0.0 and self._draws(child.state, 1)
                 shallow.append(Line(child.move, score, 1, True, drawn))
         sifted: list[Line] = []
-        if self.sift is not None and len(candidates) > self.sift[1] + 1:
-            children, candidates, sifted = self._sifted(children, candidates, played, side)
+        keep = None if self.sift is None else max(self.sift[1], wide)
+        if keep is not None and len(candidates) > keep + 1:
+            children, candidates, sifted = self._sifted(children, candidates, played, side, keep)
         searched = self._multi_line(children, candidates, self.depth, played, top, side)
         if self.proves:
             searched = [self._with_draw_proof(state, children, line) for line in searched]
@@ -208,14 +214,15 @@ class TreeSearch:
                 bisect.insort(best_scores, score)
         return searched
 
-    def _sifted(self, children: list[Child], candidates: set[int], played: Any, side: str
-                ) -> tuple[list[Child], set[int], list[Line]]:  # fmt: skip
+    def _sifted(self, children: list[Child], candidates: set[int], played: Any, side: str,
+                keep: int) -> tuple[list[Child], set[int], list[Line]]:  # fmt: skip
         """``sift`` = (depth, keep): every candidate is first searched ``depth`` plies; only the
-        ``keep`` best there, the move played and the moves whose result is known go on to the
-        full depth, best first (the first searched with a full window are then likely the
-        best). The children in that order, the candidates kept, and the lines of the others
-        at the sifting depth."""
-        depth, keep = self.sift  # type: ignore[misc]
+        ``keep`` best there (``keep`` given: the setting's, or more), the move played and the
+        moves whose result is known go on to the full depth, best first (the first searched
+        with a full window are then likely the best). The children in that order, the
+        candidates kept, and the lines of the others at the sifting depth."""
+        assert self.sift is not None
+        depth = self.sift[0]
         rough = self._multi_line(children, candidates, depth, played, keep, side)
         exact = sorted((x for x in rough if x.exact and x.move != played), key=lambda x: -x.score)
         kept = {x.move for x in exact[:keep]} | {played} | {c.move for c in children if c.exact}
@@ -224,12 +231,13 @@ class TreeSearch:
         chosen = {i for i, c in enumerate(ranked) if c.move in kept}
         return ranked, chosen, [x for x in rough if x.move not in kept]
 
-    def _root_candidates(self, children: list[Child], played: Any) -> set[int]:
-        """The root moves searched deeper: all of them, or the ``root_beam`` best-looking
-        and the move played (which takes a place in the beam when it looks as good as the
-        last move in it), and every move whose result is known."""
+    def _root_candidates(self, children: list[Child], played: Any, wide: int = 0) -> set[int]:
+        """The root moves searched deeper: all of them, or the ``root_beam`` (at least
+        ``wide``) best-looking and the move played (which takes a place in the beam when it
+        looks as good as the last move in it), and every move whose result is known."""
         if self.root_beam is None:
             return set(range(len(children)))
+        beam = max(self.root_beam, wide)
         chosen: set[int] = set()
         guesses: list[int] = []
         mine = None
@@ -238,7 +246,7 @@ class TreeSearch:
                 chosen.add(i)
             elif child.move == played:
                 mine = i
-            elif len(guesses) < self.root_beam:
+            elif len(guesses) < beam:
                 guesses.append(i)
         if mine is not None:
             chosen.add(mine)

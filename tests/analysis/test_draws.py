@@ -90,7 +90,10 @@ def test_a_move_that_repeats_a_winning_position_into_a_draw_is_marked() -> None:
     assert "repeats the position a third time" in render(analysis)
 
 
+@pytest.mark.usefixtures("search_alone")
 def test_a_move_that_lets_the_other_side_repeat_is_marked() -> None:
+    # the search alone: the solution knows positions, not the game's history, and says the
+    # rebels win after a4-a5 without seeing the general's repetition one ply later
     record = general_may_repeat()  # the rebels' a4-a5 let the general go back a third time
     record.play("c3-d4")
     decisions = analyse(record, "quick").decisions

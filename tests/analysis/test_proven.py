@@ -1,33 +1,24 @@
-"""The General's analysis speaks the proof: with the solution registered (the package's tables and
-strategy, as the server and ``ludotheque analyse`` register it), every position has its proven
-result, from the start and with 10 to 16 rebels; a move that keeps the win is never an error,
-one that gives it away is a blunder, and a much slower win is an inaccuracy."""
+"""The General's analysis speaks the proof: with its default oracle, the solution (the package's
+tables and strategy, which Python, the server and ``ludotheque analyse`` all ask), every position
+has its proven result, from the start and with 10 to 16 rebels; a move that keeps the win is
+never an error, one that gives it away is a blunder, and a much slower win is an inaccuracy."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 import pytest
 
 import ludotheque
 from ludotheque.ai.levels import make_agent
-from ludotheque.analysis import analyse, best_moves, register_oracle
+from ludotheque.analysis import analyse, best_moves
 from ludotheque.analysis.labels import BLUNDER, INACCURACY, SLOWER_PLIES
 from ludotheque.analysis.model import Analysis
 from ludotheque.games.general.rules import GeneralState
 from ludotheque.record import Record
-from ludotheque.solve import certificate, oracle
+from ludotheque.solve import certificate
 from ludotheque.solve.tables import PACKAGE_FOLDER, Tables
 
 GAME = ludotheque.load("general")
 TABLES = Tables([PACKAGE_FOLDER], certificate.shipped)
-
-
-@pytest.fixture(autouse=True)
-def solution() -> Iterator[None]:
-    register_oracle("general", oracle)  # type: ignore[arg-type]
-    yield
-    register_oracle("general", None)
 
 
 def test_the_start() -> None:
