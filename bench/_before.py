@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,3 +36,19 @@ def extract_before(commit: str) -> None:
         (staging / "ludotheque").rename(package)
     if str(target) not in sys.path:
         sys.path.insert(0, str(target))
+
+
+GAME_ATTRIBUTES = ("calibration",)
+"""Attributes of a game that today's agents (``ludotheque.ai``) read and that an older game may
+lack: ``calibration``, the draw's value (``ai.agent.draw_value``), appeared after issue 21."""
+
+
+def lend(before: object, now: object, names: Iterable[str] = GAME_ATTRIBUTES) -> None:
+    """Give the older game ``before`` each attribute of ``names`` that it lacks, as today's game
+    ``now`` has it (on the instance: today's engine is untouched).
+
+    Today's agents can then play the old engines, and play them as they play today's (the same
+    draw value), so that a comparison of the two measures the engines, not the agents."""
+    for name in names:
+        if not hasattr(before, name):
+            setattr(before, name, getattr(now, name))

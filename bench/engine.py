@@ -42,7 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _before import extract_before
+from _before import extract_before, lend
 
 import ludotheque
 from ludotheque.core import CHANCE, Game, State
@@ -65,10 +65,13 @@ def before_package() -> ModuleType:
 
 
 def load_before(name: str, ruleset: str | None = None) -> Game:
-    """Game ``name`` as it was at ``BEFORE``."""
+    """Game ``name`` as it was at ``BEFORE``, with the attributes that today's agents read and
+    it lacks (``calibration``) lent by today's game (``_before.lend``): the greedy player and
+    MCTS measured on it are today's."""
     before_package()
     module = importlib.import_module(f"ludotheque_before.games.{name}")
     game: Game = module.get_game() if ruleset is None else module.get_game(ruleset)
+    lend(game, ludotheque.load(name) if ruleset is None else ludotheque.load(name, ruleset))
     return game
 
 

@@ -3,8 +3,12 @@ adapter (``ludotheque.envs.openspiel``).
 
     python examples/openspiel_mcts_vs_hard.py --game general --games 2 --simulations 200
 
-The two players change seats every game. Needs the ``rl`` extra (``pip install
-'ludotheque[rl]'``).
+The two players change seats every game. Games whose returns are 1, 0 and -1 (a win, a draw or a
+game stopped at the turn limit, a loss) are scored as results are (a win 1, a draw ½); in
+backgammon's ``match`` ruleset each game is a whole match, scored the same way. Backgammon's
+``money`` ruleset returns the points won (the cube, gammons and backgammons), so it is reported
+in points: each player's total and points a game, beside the games won. Needs the ``rl`` extra
+(``pip install 'ludotheque[rl]'``).
 """
 
 from __future__ import annotations
@@ -35,9 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_turns:
         params["max_turns"] = args.max_turns
     game = pyspiel.load_game(f"ludotheque_{args.game}", params)
-    sides = ludotheque.load(args.game, args.ruleset).sides
+    rules = ludotheque.load(args.game, args.ruleset)
+    sides = rules.sides
     rng = np.random.RandomState(args.seed)
-    score = {"mcts": 0.0, "hard": 0.0}
+    # Returns beyond ±1 are points won (money play), which a win-draw-loss score cannot read.
+    in_points = game.max_utility() > 1
+    unit = "matches" if getattr(rules, "stakes_kind", None) == "match" else "games"
+    score = {"mcts": 0.0, "hard": 0.0}  # a win 1, a draw ½ (or, in points, the points won)
+    wins = {"mcts": 0, "hard": 0}
     for i in range(args.games):
         searcher = mcts.MCTSBot(
             game,
@@ -51,10 +60,19 @@ def main(argv: list[str] | None = None) -> int:
         bots = [searcher, hard] if i % 2 == 0 else [hard, searcher]
         returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
         for name, value in zip(names, returns, strict=True):
-            score[name] += (value + 1) / 2  # a win 1, a draw ½
+            score[name] += value if in_points else (value + 1) / 2
+            wins[name] += value > 0
         seats = ", ".join(f"{n} as {s}" for n, s in zip(names, sides, strict=True))
         print(f"game {i + 1} ({seats}): returns {returns}")
-    print(f"score over {args.games} games: MCTS {score['mcts']:g}, hard {score['hard']:g}")
+    n = args.games
+    if in_points:
+        print(
+            f"points over {n} {unit}: MCTS {score['mcts']:+g} ({score['mcts'] / n:+.2f} a game), "
+            f"hard {score['hard']:+g} ({score['hard'] / n:+.2f} a game); "
+            f"won: MCTS {wins['mcts']}, hard {wins['hard']}"
+        )
+    else:
+        print(f"score over {n} {unit}: MCTS {score['mcts']:g}, hard {score['hard']:g}")
     return 0
 
 

@@ -26,9 +26,14 @@ from .ai.agent import Agent, tell
 from .ai.levels import make_agent
 from .core import CHANCE
 from .record import InvalidRecord, Record
-from .stats import Z95, elo_interval, wilson
+from .stats import Z95, elo_interval, score_interval, wilson
 
 MAX_PLIES = 5000  # a safety net: every game here ends long before
+
+
+def _signed(value: float) -> str:
+    """An Elo figure rounded to a whole number with its sign: ``+0``, never ``-0``."""
+    return f"{round(value) + 0:+d}"
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,25 @@ class MatchResult:
             out[side] = (wins, draws, len(games) - wins - draws)
         return out
 
+    def elo_line(self) -> str:
+        """A's Elo difference over B with its 95% interval (``stats.elo_interval``). When one side
+        won every game the difference is beyond what the games can measure: the line gives the
+        one finite bound instead of a point figure."""
+        diff, low, high = elo_interval(self.a_wins, self.draws, self.b_wins)
+        if not self.results:
+            return "Elo difference not measurable: no game played"
+        if math.isinf(diff) and diff > 0:
+            return (
+                f"Elo difference at least {_signed(low)} (95% lower bound; not measurable "
+                f"above it: {self.a} won every game)"
+            )
+        if math.isinf(diff):
+            return (
+                f"Elo difference at most {_signed(high)} (95% upper bound; not measurable "
+                f"below it: {self.b} won every game)"
+            )
+        return f"Elo difference {_signed(diff)}  (95% interval {_signed(low)} to {_signed(high)})"
+
     def points_per_game(self) -> tuple[float, float, float, int] | None:
         """A's points per game (money play, or every game of the matches) with a 95% normal
         interval and the number of games: ``(mean, low, high, games)``; ``None`` when the games
@@ -110,8 +134,9 @@ class MatchResult:
         return mean, mean - half, mean + half, n
 
     def report(self) -> str:
-        """The match in a few lines: wins per side, draws, win rate and Elo with 95% intervals;
-        for games played for points, A's points per game with its interval."""
+        """The match in a few lines: wins per side, draws, win rate, score (a draw as half) and
+        Elo with 95% intervals; for games played for points, A's points per game with its
+        interval."""
         n = len(self.results)
         unit = "matches" if any(r.game_points for r in self.results) else "games"
         lines = [f"{self.a} vs {self.b} at {self.game} ({self.ruleset}), {n} {unit}:"]
@@ -125,8 +150,11 @@ class MatchResult:
             f"  {self.a}'s win rate {self.a_wins / max(n, 1):.1%}  "
             f"(95% interval {low:.1%} to {high:.1%})"
         )
-        diff, lo, hi = elo_interval(self.a_wins, self.draws, self.b_wins)
-        lines.append(f"  Elo difference {diff:+.0f}  (95% interval {lo:+.0f} to {hi:+.0f})")
+        score, low, high = score_interval(self.a_wins, self.draws, self.b_wins)
+        lines.append(
+            f"  {self.a}'s score {score:.1%}, draws as half  (95% interval {low:.1%} to {high:.1%})"
+        )
+        lines.append("  " + self.elo_line())
         reasons: dict[str, int] = {}
         for r in self.results:
             reasons[r.reason] = reasons.get(r.reason, 0) + 1

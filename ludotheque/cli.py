@@ -11,7 +11,7 @@ from typing import Any
 
 from . import available_games, load
 from .ai import Agent
-from .ai.levels import agent_names, make_agent
+from .ai.levels import PERFECT, agent_names, levels_of, make_agent
 from .analysis.command import add_parser as add_analyse_parser
 from .core import InvalidPosition, UnknownGame
 from .record import Record
@@ -26,6 +26,21 @@ def make_player(game: str, kind: str, seed: int | None) -> Agent | None:
     if kind == "human":
         return None
     return make_agent(game, kind, seed)
+
+
+def unplayable(game: str, kinds: Sequence[str]) -> str | None:
+    """Why one of the players ``kinds`` cannot play ``game`` (``None``: all can).
+
+    The parser accepts every level and algorithm of some game; the ``perfect`` level exists only
+    for a solved game (``levels_of``). Checked before anything is played, so that a wrong name
+    gets the one-line refusal of a bad argument rather than a traceback at the first move."""
+    if PERFECT in kinds and PERFECT not in levels_of(game):
+        levels = levels_of(game)
+        return (
+            f"no perfect player for {game}: only the General is solved; "
+            f"its levels are {', '.join(levels[:-1])} and {levels[-1]}"
+        )
+    return None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -326,6 +341,10 @@ def _arena(args: argparse.Namespace) -> int:
     if args.games < 1 or args.jobs < 1:
         print("ludotheque: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
+    refused = unplayable(args.game, (args.a, args.b))
+    if refused:
+        print(f"ludotheque: {refused}", file=sys.stderr)
+        return 2
     if args.length is not None and (
         (args.game, args.ruleset) != ("backgammon", "match") or not 1 <= args.length <= 25
     ):
@@ -354,6 +373,10 @@ def _play(args: argparse.Namespace) -> int:
             f"its sides are {', '.join(game.sides)}",
             file=sys.stderr,
         )
+        return 2
+    refused = unplayable(game.name, tuple(chosen.values()))
+    if refused:
+        print(f"ludotheque: {refused}", file=sys.stderr)
         return 2
     if not chosen:  # a newcomer plays the first side against the computer
         chosen = {game.sides[0]: "human", game.sides[1]: "medium"}
@@ -389,17 +412,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "worker":
         return _worker(args)
     if args.command == "analyse":
-        from .analysis import register_oracle
-        from .analysis.command import run
-        from .analysis.proof import oracle_for
-        from .solve import oracle
+        from .analysis.command import run  # (the General's solution is the analysis's default)
 
-        before = oracle_for("general")
-        register_oracle("general", oracle)  # type: ignore[arg-type]  # the endgame tables
-        try:
-            return run(args)
-        finally:
-            register_oracle("general", before)
+        return run(args)
     if args.command == "bot":
         return _bot(args)
     if args.command == "admin":

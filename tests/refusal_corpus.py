@@ -408,7 +408,7 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
         ("rebels [None]", ("c3", [None])),
         ("flight 'x'", ("c3", rebels, "general", "x")),
     ]:
-        yield from _catch(f"general from_parts {label}", general.from_parts, *parts)  # type: ignore[attr-defined]
+        yield from _catch(f"general from_parts {label}", general.from_parts, *parts)
     capture = general.parse_position("c2 a1,c3,a3,c1,e5,e4 g 1")
     yield from _moves(capture, ["c2-b2*a1", "c2-b2*b3xa1a3"])
     # the general flies to a point where two pairs can be taken
@@ -430,7 +430,8 @@ def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
     yield from _moves(roll, ["8/5(x)", "(", "25/20", "0/3", CubeAction("double")])
     for done in [["zz/7"], ["13/x"], ["25/23"]]:
         yield from _catch(f"partial {done}", roll.partial_turn, done)
-    for wrong in [None, 3, "13/7", {}]:  # no list of single moves at all
+    not_lists: list[object] = [None, 3, "13/7", {}]  # no list of single moves at all
+    for wrong in not_lists:
         yield from _catch(f"partial {wrong!r}", roll.partial_turn, wrong)
     off = seed.parse_position("W[3,2] B[24x2,13x5,8x3,6x5] w 54")
     yield from _catch("partial 3/off", off.partial_turn, ["3/off"])

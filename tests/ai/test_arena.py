@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from ludotheque import arena
+from ludotheque import arena, cli
 from ludotheque.arena import GameResult, MatchResult, run_match
 from ludotheque.record import Record
-from ludotheque.stats import elo, elo_interval, wilson
+from ludotheque.stats import elo, elo_interval, score_interval, wilson
 
 
 def test_wilson_interval_known_values() -> None:
@@ -26,16 +26,67 @@ def test_wilson_interval_known_values() -> None:
 
 
 def test_elo_known_values() -> None:
-    assert elo(0.5) == pytest.approx(0.0)
+    assert elo(0.5) == 0.0 and str(elo(0.5)) == "0.0"  # not -0.0
     assert elo(0.75) == pytest.approx(190.85, abs=0.01)
     assert elo(0.25) == pytest.approx(-190.85, abs=0.01)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
     diff, low, high = elo_interval(60, 0, 40)
     assert diff == pytest.approx(70.44, abs=0.01)
-    # score 0.6 with standard error sqrt(0.24/100) = 0.049: 0.504 to 0.696
-    assert low == pytest.approx(elo(0.6 - 1.959964 * math.sqrt(0.24 / 100)), abs=0.01)
-    assert high == pytest.approx(elo(0.6 + 1.959964 * math.sqrt(0.24 / 100)), abs=0.01)
+    # the Elo of the score's Wilson interval, 0.502 to 0.691 (the win rate's, without draws)
+    assert (low, high) == pytest.approx(tuple(elo(x) for x in wilson(60, 100)), abs=0.01)
+    assert low == pytest.approx(1.39, abs=0.01) and high == pytest.approx(139.48, abs=0.01)
     diff, _, _ = elo_interval(10, 20, 10)
-    assert diff == pytest.approx(0.0)
+    assert diff == 0.0
+
+
+def test_score_interval_counts_a_draw_as_half() -> None:
+    # the README's strength table: General, hard vs medium, 140 / 33 / 27: a score of 78.3%
+    score, low, high = score_interval(140, 33, 27)
+    assert score == pytest.approx(0.7825) and (low, high) == pytest.approx(wilson(156.5, 200))
+    assert low == pytest.approx(0.7203, abs=1e-3) and high == pytest.approx(0.8341, abs=1e-3)
+    assert score_interval(306, 0, 94)[1:] == pytest.approx(wilson(306, 400))
+    score, low, high = score_interval(0, 3, 0)  # draws only: still an interval, not a point
+    assert score == 0.5 and low < 0.2 and high > 0.8
+
+
+def test_a_clean_sweep_bounds_the_elo_on_one_side_only() -> None:
+    assert wilson(5, 5)[1] == 1.0 and wilson(0, 5)[0] == 0.0  # exactly, not a rounding away
+    diff, low, high = elo_interval(5, 0, 0)
+    assert diff == math.inf and high == math.inf and low == pytest.approx(elo(wilson(5, 5)[0]))
+    assert math.isfinite(low) and low > 0
+    diff, low, high = elo_interval(0, 0, 5)
+    assert diff == -math.inf and low == -math.inf and math.isfinite(high) and high < 0
+
+
+def _match(outcomes: list[tuple[str, str | None]]) -> MatchResult:
+    match = MatchResult("general", "default", "A", "B", ("rebels", "general"))
+    for i, (a_side, winner) in enumerate(outcomes):
+        match.results.append(GameResult(i, a_side, winner, "x", 10))
+    return match
+
+
+def test_the_report_of_a_clean_sweep_gives_a_bound_not_a_point() -> None:
+    swept = _match([("rebels", "rebels"), ("general", "general")] * 2)
+    report = swept.report()
+    low = round(elo(wilson(4, 4)[0]))
+    assert (
+        f"Elo difference at least {low:+d} (95% lower bound; not measurable above it: A won "
+        "every game)" in report
+    )
+    assert "2400" not in report and "inf" not in report
+    assert "A's score 100.0%, draws as half  (95% interval 51.0% to 100.0%)" in report
+    lost = _match([("rebels", "general"), ("general", "rebels")] * 2).report()
+    high = round(elo(wilson(0, 4)[1]))
+    assert f"Elo difference at most {high:+d}" in lost and "B won every game" in lost
+    assert "A's score 0.0%" in lost and "2400" not in lost
+
+
+def test_the_report_never_says_minus_zero() -> None:
+    even = _match([("rebels", "rebels"), ("general", "rebels"), ("rebels", None)]).report()
+    assert "Elo difference +0  (95% interval -" in even and "-0 " not in even
+    draws = _match([("rebels", None)] * 3).report()
+    assert "Elo difference +0" in draws and "A's score 50.0%, draws as half" in draws
+    assert "(95% interval +0 to +0)" not in draws
 
 
 def test_match_counts() -> None:
@@ -51,6 +102,7 @@ def test_match_counts() -> None:
     report = match.report()
     assert "A wins 3, B wins 2, draws 1" in report
     assert "win rate 50.0%" in report
+    assert "A's score 58.3%, draws as half  (95% interval " in report  # (3 + ½) / 6
 
 
 def test_a_small_match_with_saved_records(tmp_path: Path) -> None:
@@ -169,3 +221,27 @@ def test_arena_refuses_a_length_outside_a_match() -> None:
             capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         assert result.returncode == 2 and "--length" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["arena", "backgammon", "perfect", "hard", "--games", "2"],
+        ["arena", "defiance", "perfect", "easy", "--games", "1", "--jobs", "2"],
+        ["arena", "defiance", "easy", "perfect"],
+        ["play", "backgammon", "--white", "perfect"],
+        ["play", "defiance", "--imperium", "perfect"],
+    ],
+)
+def test_a_perfect_player_of_an_unsolved_game_is_refused_up_front(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ludotheque: no perfect player for ") and err.count("\n") == 1
+    assert "only the General is solved" in err and "easy, medium and hard" in err
+
+
+def test_the_perfect_general_passes_the_check() -> None:
+    assert cli.unplayable("general", ("perfect", "hard")) is None
+    assert cli.unplayable("backgammon", ("human", "hard")) is None

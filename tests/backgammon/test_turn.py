@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 import ludotheque
-from ludotheque import IllegalMove
+from ludotheque import IllegalMove, InvalidMove
 from ludotheque.games.backgammon import BackgammonState, Step
 from tests.backgammon.strategies import positions
 
@@ -115,6 +115,32 @@ def test_bad_steps(done: list[object], reason: str) -> None:
     s = STANDARD.parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
     with pytest.raises(IllegalMove, match=reason):
         s.partial_turn(done)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "done", [None, 3, 3.5, "x", "13/7", "", b"13/7", {}, {"13/7": 1}, object()]
+)
+def test_steps_that_are_no_list_are_refused(done: object) -> None:
+    s = STANDARD.parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    with pytest.raises(InvalidMove, match="must be a list like") as refused:
+        s.partial_turn(done)  # type: ignore[arg-type]
+    assert refused.value.code == "steps-not-a-list"
+    assert refused.value.params["type"] == type(done).__name__
+
+
+@pytest.mark.parametrize(
+    "done", [[None], [3], [{}], [[]], [b"8/5"], [(8, 5)], [(8, 5, 3.0)], [(True, True, True)]]
+)
+def test_steps_of_the_wrong_type_are_refused(done: list[object]) -> None:
+    s = STANDARD.parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    with pytest.raises(InvalidMove, match="move 1: cannot read") as refused:
+        s.partial_turn(done)  # type: ignore[arg-type]
+    assert refused.value.code == "step-not-text"
+
+
+def test_a_tuple_of_steps_is_a_list_too() -> None:
+    s = STANDARD.parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    assert s.partial_turn(("8/5", "6/5")) == s.partial_turn(["8/5", "6/5"])
 
 
 def test_no_turn_at_chance_nodes() -> None:

@@ -33,6 +33,26 @@ def test_openspiel_mcts_against_our_hard_player() -> None:
     assert "score over 2 games: MCTS" in out
 
 
+def test_openspiel_mcts_reports_money_games_in_points() -> None:
+    pytest.importorskip("pyspiel")
+    out = _run(
+        "examples/openspiel_mcts_vs_hard.py",
+        *("--game", "backgammon", "--ruleset", "money", "--games", "2", "--simulations", "5"),
+    )
+    games = re.findall(r"game \d \((\w+) as white, (\w+) as black\): returns \[(\S+), (\S+)\]", out)
+    assert len(games) == 2, out
+    points = {"mcts": 0.0, "hard": 0.0}
+    for white, black, white_return, black_return in games:
+        points[white] += float(white_return)
+        points[black] += float(black_return)
+    assert all(abs(float(g[2])) >= 1 for g in games)  # a game is worth a point or more
+    assert "score over" not in out  # no win-draw-loss reading of points
+    assert (
+        f"points over 2 games: MCTS {points['mcts']:+g} ({points['mcts'] / 2:+.2f} a game), "
+        f"hard {points['hard']:+g} ({points['hard'] / 2:+.2f} a game)"
+    ) in out
+
+
 def test_pettingzoo_random_game() -> None:
     pytest.importorskip("pettingzoo")
     out = _run("examples/pettingzoo_random.py", "--game", "defiance", "--ruleset", "8x8",

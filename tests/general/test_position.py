@@ -83,3 +83,28 @@ def test_invalid_position_is_a_value_error(game: GeneralGame) -> None:
 def test_from_parts(game: GeneralGame) -> None:
     s = game.from_parts("c3", ["a1", "a2", "e1", "e2", "e4", "e5"], "general", False)
     assert s.position() == "c3 a1,a2,e1,e2,e4,e5 g 0"
+    assert game.from_parts("c3", ("a1", "a2", "e1", "e2", "e4", "e5"), "general", True) == (
+        game.parse_position("c3 a1,a2,e1,e2,e4,e5 g 1")
+    )
+
+
+@pytest.mark.parametrize(
+    ("parts", "code"),
+    [
+        (("c3", None), "rebels-not-a-list"),
+        (("c3", 3), "rebels-not-a-list"),
+        (("c3", "a1"), "rebels-not-a-list"),
+        (("c3", {}), "rebels-not-a-list"),
+        (("c3", [None]), "rebel-point-not-text"),
+        (("c3", ["a1", 3]), "rebel-point-not-text"),
+        (("c3", ["a1", "a2", "e1", "e2", "e4", "e5"], "general", "x"), "flight-not-bool"),
+        (("c3", ["a1", "a2", "e1", "e2", "e4", "e5"], "general", None), "flight-not-bool"),
+        (("c3", ["a1", "a2", "e1", "e2", "e4", "e5"], "general", 2), "flight-not-bool"),
+    ],
+)
+def test_from_parts_refuses_parts_of_the_wrong_type(
+    game: GeneralGame, parts: tuple[object, ...], code: str
+) -> None:
+    with pytest.raises(InvalidPosition) as refused:
+        game.from_parts(*parts)  # type: ignore[arg-type]
+    assert refused.value.code == code

@@ -13,7 +13,7 @@ from ludotheque.solve import probe
 @pytest.mark.parametrize(("game", "ruleset"), [("backgammon", "seed"), ("defiance", "8x8")])
 def test_probe_refuses_another_games_state(game: str, ruleset: str) -> None:
     with pytest.raises(InvalidPosition, match="positions of the General") as info:
-        probe(ludotheque.load(game, ruleset).start())
+        probe(ludotheque.load(game, ruleset).start())  # type: ignore[arg-type]  # on purpose
     assert info.value.code == "not-a-general-position"
 
 

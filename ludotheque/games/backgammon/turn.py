@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...core import AmbiguousMove, IllegalMove, InvalidMove
+from ...core import AmbiguousMove, IllegalMove, InvalidMove, described
 from . import board as B
 from .movegen import completions, dice_of, remove_die
 from .moves import Play, Step, point_name
@@ -43,6 +43,11 @@ class PartialTurn:
         return self.play is not None
 
 
+def _is_int(value: object) -> bool:
+    """An ``int`` that is not a ``bool`` (``True`` is no point nor die)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _as_step(item: Step | str | tuple[int, int, int], offered: list[Step], position: int) -> Step:
     if isinstance(item, Step):
         key = (item.src, item.dst, item.die)
@@ -56,7 +61,7 @@ def _as_step(item: Step | str | tuple[int, int, int], offered: list[Step], posit
                 die=item.die,
             )
         return match[0]
-    if isinstance(item, tuple) and len(item) == 3 and all(isinstance(v, int) for v in item):
+    if isinstance(item, tuple) and len(item) == 3 and all(_is_int(v) for v in item):
         src, dst, die = item
         match = [s for s in offered if (s.src, s.dst, s.die) == (src, dst, die)]
         if not match:
@@ -115,6 +120,13 @@ def partial_turn(
     state: BackgammonState, done: Sequence[Step | str | tuple[int, int, int]]
 ) -> PartialTurn:
     """See ``BackgammonState.partial_turn``."""
+    if not isinstance(done, Sequence) or isinstance(done, (str, bytes, bytearray)):
+        # a string is a sequence of characters, not of moves: "13/7" would be read as "1", …
+        raise InvalidMove(
+            "the single moves made must be a list like ['13/7', '7/4'], not {value} ({type})",
+            code="steps-not-a-list",
+            **described(done),
+        )
     if state.dice is None or state.to_move in (None, "chance"):
         raise IllegalMove("there is no roll to play now", code="no-roll-to-play")
     legal = state.legal_moves()

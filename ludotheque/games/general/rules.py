@@ -10,7 +10,7 @@ played without being searched for in it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NoReturn
 
 from ...core import (
@@ -327,9 +327,30 @@ class GeneralGame(Game):
         return _parse_position(text)
 
     def from_parts(
-        self, general: str, rebels: list[str], side: str = REBELS, flight: bool = True
+        self, general: str, rebels: Sequence[str], side: str = REBELS, flight: bool = True
     ) -> GeneralState:
-        """Build a position from point names (validated like a position string)."""
+        """Build a position from point names (validated like a position string; parts of the
+        wrong type are refused as ``InvalidPosition`` too, not a ``TypeError``)."""
+        if not isinstance(rebels, Sequence) or isinstance(rebels, (str, bytes, bytearray)):
+            # a string is a sequence of characters: "a1" would be read as the points a and 1
+            raise InvalidPosition(
+                "the rebels are a list of points like ['a1', 'a2'], not {value} ({type})",
+                code="rebels-not-a-list",
+                **described(rebels),
+            )
+        for point in rebels:
+            if not isinstance(point, str):
+                raise InvalidPosition(
+                    "a rebel's point is text like 'a1', not {value} ({type})",
+                    code="rebel-point-not-text",
+                    **described(point),
+                )
+        if not isinstance(flight, int) or flight not in (0, 1):  # a bool is an int
+            raise InvalidPosition(
+                "the flight is True or False, not {value} ({type})",
+                code="flight-not-bool",
+                **described(flight),
+            )
         side_code = "r" if side == REBELS else "g" if side == GENERAL else side
         return _parse_position(f"{general} {','.join(rebels)} {side_code} {int(flight)}")
 
