@@ -305,12 +305,21 @@ def test_your_mistakes_listed_and_replayed(
                                  data={"move": worst(state), "ply": state["ply"]})  # fmt: skip
         assert done.ok, done.text()
         plays += 1
-    page.request.post(server.url + f"/api/play/{token}/resign", headers=headers, data={})
+    resigned = page.request.post(server.url + f"/api/play/{token}/resign", headers=headers,
+                                 data={})  # fmt: skip
+    assert resigned.ok or resigned.status == 409, resigned.text()
+    assert page.request.get(server.url + f"/api/play/{token}").json().get("outcome")
     url = server.url + f"/api/games/{created['id']}/analysis"
-    page.request.post(url, headers=headers, data={"strength": "quick"})
-    while page.request.get(url + "?strength=quick").json()["status"] not in ("done", "failed"):
-        assert time.monotonic() < deadline + 120
+    asked = page.request.post(url, headers=headers, data={"strength": "quick"})
+    assert asked.ok, asked.text()
+    while (analysis := page.request.get(url + "?strength=quick").json())["status"] not in (
+        "done", "failed"):  # fmt: skip
+        assert time.monotonic() < deadline + 120, analysis
         time.sleep(0.3)
+    assert analysis["status"] == "done", analysis
+    labels = [(d["side"], d["label"]) for d in analysis["analysis"]["decisions"]]
+    mine = page.request.get(server.url + "/api/puzzles/mistakes").json()
+    assert mine, (plays, labels)
     for lang, size in CASES:
         page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
         page.set_viewport_size({"width": SIZES[size]["width"], "height": SIZES[size]["height"]})
