@@ -24,8 +24,12 @@ def reference(game: TreeGame, child: State, mover: str, depth: int, ply: int) ->
         score = WIN - (ply + 1) * STEP
         return score if outcome.winner == mover else -score
     if depth == 0:
-        v = game.evaluate(child, mover)
-        return NUDGE if v == 0.0 else max(-HEURISTIC, min(HEURISTIC, v))
+        # the search judges from the first side (a value of exactly 0 is nudged to its
+        # side, the same at every ply) and turns it round for the other
+        first = game.sides[0]
+        v = game.evaluate(child, first)
+        v = NUDGE if v == 0.0 else max(-HEURISTIC, min(HEURISTIC, v))
+        return v if mover == first else -v
     other = str(child.to_move)
     return -max(
         reference(game, child.play(m), other, depth - 1, ply + 1) for m in child.legal_moves()

@@ -12,11 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ludotheque
-from ludotheque.analysis import register_oracle
+from ludotheque.analysis import register_oracle, reset_oracle
 from ludotheque.analysis.proof import make_proof
 from ludotheque.games.general.rules import GeneralState
 from ludotheque.server.analysis import jobs as analysis_jobs
-from ludotheque.server.analysis.jobs import best_in_process, register_oracles
+from ludotheque.server.analysis.jobs import best_in_process, warm_oracles
 from ludotheque.server.app import create_app
 from ludotheque.server.settings import Settings
 from ludotheque.solve.tables import PACKAGE_FOLDER, Tables
@@ -31,11 +31,13 @@ REBELS_WIN = ("c2 b2,b4,c1,d1,d3,d4,e1,e3 r 0", "the rebels win in 18")
 
 @pytest.fixture
 def hint_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """This process as a hint process: the tables registered, no engines kept."""
+    """This process as a hint process: the analysis's default oracle (the solution), loaded as
+    the process starts, no engines kept."""
     monkeypatch.setattr(analysis_jobs, "_analysts", {})
-    register_oracles()
+    reset_oracle("general")
+    warm_oracles()
     yield
-    register_oracle("general", None)
+    reset_oracle("general")
 
 
 def hint(position: str) -> list[dict[str, Any]]:
@@ -65,8 +67,11 @@ def test_a_hint_says_what_the_tables_know(position: str, text: str, hint_process
 def test_without_the_tables_the_search_does_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(analysis_jobs, "_analysts", {})
     register_oracle("general", None)
-    for position, _ in (GENERAL_WINS, REBELS_WIN):
-        assert hint(position)[0]["proof"] is None
+    try:
+        for position, _ in (GENERAL_WINS, REBELS_WIN):
+            assert hint(position)[0]["proof"] is None
+    finally:
+        reset_oracle("general")
 
 
 def test_the_hints_and_the_board_of_the_app(tmp_path: Path) -> None:

@@ -11,8 +11,9 @@ Analyses are long (seconds to minutes), so they never take the place of a comput
 are served by an ``AnalysisWorker`` of their own, which thinks in a process pool
 (``AnalysisPool``) whose processes report their progress through a queue; the worker writes it
 into the row a few times a second, and the page polls it. The General's endgame tables
-(``ludotheque.solve``) are registered in every thinking process (``register_oracles``), so an
-analysis says "the general wins in 23" wherever a table knows.
+(``ludotheque.solve``) are the analysis's own default oracle, loaded as each thinking process
+starts (``warm_oracles``), so an analysis says "the general wins in 23" wherever a table knows,
+and damaged tables leave the search to judge alone, with a warning, rather than fail it.
 
 ``HintPool`` is the other use of the engines: the best moves of one position (hints at one
 screen or against the computer, the analysis board), answered by each server process in a
@@ -39,11 +40,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ... import load
-from ...analysis import Analyst, analyse, best_moves, register_oracle
+from ...analysis import Analyst, analyse, best_moves
 from ...analysis.model import VERSION
+from ...analysis.proof import default_oracle
 from ...analysis.strength import DEFAULT, NAMES, strengths
 from ...record import Record
-from ...solve import oracle
 from .. import timesource
 from ..compute.pool import ComputerPool
 from ..compute.worker import DEAD, Job, Worker
@@ -242,15 +243,16 @@ _progress: Any = None  # the pool's progress queue, in a thinking process
 _analysts: dict[tuple[str, str, str], Any] = {}  # a hint process's engines, kept between calls
 
 
-def register_oracles() -> None:
-    """Let the analysis ask the General's endgame tables (``ludotheque.solve``)."""
-    register_oracle("general", oracle)  # type: ignore[arg-type]
+def warm_oracles() -> None:
+    """Load the General's solution (the analysis's default oracle) now, as a thinking process
+    starts, rather than in its first analysis or hint."""
+    default_oracle("general")
 
 
 def _start_analysis_process(progress: Any) -> None:
     global _progress
     _progress = progress
-    register_oracles()
+    warm_oracles()
 
 
 def analyse_in_process(task: int, record_json: str, strength: str) -> str:
@@ -311,7 +313,7 @@ def best_in_process(
 
 
 def _start_hint_process() -> None:
-    register_oracles()
+    warm_oracles()
 
 
 class AnalysisPool(ComputerPool):
@@ -562,6 +564,6 @@ __all__ = [
     "HintPool",
     "check_strength",
     "read_analysis",
-    "register_oracles",
     "request_analysis",
+    "warm_oracles",
 ]
