@@ -140,6 +140,38 @@ def test_bearing_off_to_the_end_and_the_dice_verified(
     shot(page, "backgammon-borne-off-verified")
 
 
+def test_the_fair_dice_panel_stays_as_the_player_left_it(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """Opened during a game, the fair dice panel stays open when the board is drawn again at
+    the next play (it closed at every move); once the game is over it opens by itself to show
+    the seed, and closed by the player it stays closed as they step through the game."""
+    page = new_page()
+    start(page, server, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    fair = page.locator("#fair")
+    expect(fair).not_to_have_attribute("open", "")
+    page.click("#fair summary")
+    expect(fair).to_have_attribute("open", "")
+    page.fill("#move-input", "8/5 6/5")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#move-list .ply.move")).to_have_count(1)
+    expect(page.locator("#seed-hash")).to_be_visible()
+    expect(fair).to_have_attribute("open", "")
+    token = page.url.rsplit("/", 1)[1]
+    request = urllib.request.Request(f"{server.url}/api/play/{token}/resign", data=b"{}",
+                                     headers={"content-type": "application/json"})  # fmt: skip
+    urllib.request.urlopen(request).read()
+    page.reload()
+    expect(page.locator("#seed")).to_be_visible()  # over: open by itself, the seed shown
+    page.click("#fair summary")
+    expect(fair).not_to_have_attribute("open", "")
+    page.click("#step-first")
+    page.click("#step-last")
+    expect(page.locator("#step-info")).not_to_be_empty()
+    expect(fair).not_to_have_attribute("open", "")
+    assert not page.locator("#seed").is_visible()
+
+
 def test_a_take_back_draws_new_dice_and_every_roll_still_verifies(
     server: Server, new_page: Callable[..., Page]
 ) -> None:

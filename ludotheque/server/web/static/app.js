@@ -340,6 +340,7 @@ function render() {
   if (interactive) playForced();
   const described = boardModule.describe ? boardModule.describe(snap, positionAt(plies), t) : [];
   $("extra").replaceChildren(...(Array.isArray(described) ? described : [described]));
+  keepOpened($("extra"));
   wireVerify();
   // while a move is on its way, or the connection is down, the board and the box wait
   const holder = $("board");
@@ -630,6 +631,21 @@ function scrollWithin(list, item) {
   const at = item.getBoundingClientRect();
   if (at.top < box.top) list.scrollTop -= box.top - at.top;
   else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+}
+
+// The panels a player opened or closed in the box under the board (backgammon's fair dice) stay
+// so when it is drawn again at the next move; untouched, each keeps the board's own choice.
+const opened = new Map(); // a <details>'s id -> whether the player left it open
+$("extra").addEventListener("click", (event) => {
+  const summary = event.target.closest("summary");
+  const details = summary && summary.parentElement;
+  if (details && details.id) opened.set(details.id, !details.open); // the state the click gives
+}, true);  // prettier-ignore
+
+function keepOpened(holder) {
+  for (const details of holder.querySelectorAll("details[id]")) {
+    if (opened.has(details.id)) details.open = opened.get(details.id);
+  }
 }
 
 function wireVerify() {
