@@ -2,11 +2,14 @@
 of position (bench only; ``pip install -e '.[reference]'``).
 
     python bench/gnubg_gap.py --games 150 --seed 3
+    python bench/gnubg_gap.py --games 150 --seed 3 --network bench/results/train/RUN/fit.npz
 
 Self-play games of ``--player`` (``medium`` by default, standard rules); after every play, the
 position with the other side to roll is evaluated by our shipped evaluation (the network, or the
-bear-off databases where both sides bear off) and by GNU Backgammon 0-ply, and the mean absolute
-difference of the chances to win, to win a gammon and to lose one is printed for each kind:
+bear-off databases where both sides bear off) and by GNU Backgammon 0-ply (``--gnubg-plies``: more
+plies), and the mean absolute difference of the chances to win, to win a gammon and to lose one
+is printed for each kind (``--network``: a second network judged on the same positions, the
+shipped one still playing the games, and a second line for each kind):
 
 - race: no contact left;
 - contact: contact, and each side has fewer than twelve checkers home or borne off;
@@ -34,10 +37,10 @@ import gnubg
 import ludotheque
 from ludotheque.ai.levels import make_agent
 from ludotheque.core import CHANCE
+from ludotheque.games.backgammon import network
 from ludotheque.games.backgammon.network import chances_of_counts
 
 CUBE = gnubg.cube_info()
-ZERO_PLY = gnubg.eval_context(0, 0, 1, 0, 0.0)
 KINDS = ("race", "contact", "home-heavy", "bar")
 
 
@@ -62,10 +65,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--player", default="medium")
+    parser.add_argument("--network", help="a network file judged beside the shipped one")
+    parser.add_argument("--gnubg-plies", type=int, default=0)
     args = parser.parse_args()
+    judge = gnubg.eval_context(0, args.gnubg_plies, 1, 0, 0.0)
+    nets: list[network.Network | None] = [None]
+    if args.network:
+        nets.append(network.Network.load(args.network))
     game = ludotheque.load("backgammon", "standard")
     rng = random.Random(args.seed)
-    gaps: dict[str, list[tuple[float, float, float]]] = {k: [] for k in KINDS}
+    # per network: kind -> (win, gammon, lose a gammon) gaps
+    gaps: list[dict[str, list[tuple[float, float, float]]]] = [{k: [] for k in KINDS} for _ in nets]
     for index in range(args.games):
         agent = make_agent("backgammon", args.player, seed=args.seed * 7919 + index)
         state = game.start()
@@ -80,21 +90,27 @@ def main() -> None:
                 break
             roller = "black" if mover == "white" else "white"
             on_roll, other = list(state.board(roller)), list(state.board(mover))
-            ours = chances_of_counts(
-                np.array([on_roll], dtype=np.uint8), np.array([other], dtype=np.uint8)
-            )[0]
-            theirs = gnubg.evaluate((tuple(other[1:26]), tuple(on_roll[1:26])), CUBE, ZERO_PLY)
-            gap = (abs(ours[0] - theirs[0]), abs(ours[1] - theirs[1]), abs(ours[3] - theirs[3]))
-            for kind in kinds_of(on_roll, other):
-                gaps[kind].append(gap)
-    total = sum(len(gaps[k]) for k in KINDS if k != "bar")
+            theirs = gnubg.evaluate((tuple(other[1:26]), tuple(on_roll[1:26])), CUBE, judge)
+            for net, found in zip(nets, gaps, strict=True):
+                network.use(net)
+                ours = chances_of_counts(
+                    np.array([on_roll], dtype=np.uint8), np.array([other], dtype=np.uint8)
+                )[0]
+                gap = (abs(ours[0] - theirs[0]), abs(ours[1] - theirs[1]),
+                       abs(ours[3] - theirs[3]))  # fmt: skip
+                for kind in kinds_of(on_roll, other):
+                    found[kind].append(gap)
+            network.use(None)  # the shipped network plays
+    total = sum(len(gaps[0][k]) for k in KINDS if k != "bar")
     print(f"{total} positions of {args.games} games of {args.player} (seed {args.seed}); "
-          "mean |ours - GNU Backgammon 0-ply|, in points of chance:")  # fmt: skip
+          f"mean |ours - GNU Backgammon {args.gnubg_plies}-ply|, in points of chance:")  # fmt: skip
     for kind in KINDS:
-        rows = np.array(gaps[kind]) if gaps[kind] else np.zeros((1, 3))
-        win, gammon, lose_gammon = (100 * rows.mean(axis=0)).tolist()
-        print(f"  {kind:<11} {len(gaps[kind]):6d} positions  win {win:5.2f}  "
-              f"gammon {gammon:5.2f}  lose a gammon {lose_gammon:5.2f}")  # fmt: skip
+        for net, found in zip(nets, gaps, strict=True):
+            rows = np.array(found[kind]) if found[kind] else np.zeros((1, 3))
+            win, gammon, lose_gammon = (100 * rows.mean(axis=0)).tolist()
+            name = "shipped" if net is None else Path(args.network).name
+            print(f"  {kind:<11} {len(found[kind]):6d} positions  {name:<12} win {win:5.2f}  "
+                  f"gammon {gammon:5.2f}  lose a gammon {lose_gammon:5.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -836,3 +836,178 @@ def play_match(games: int, seed: int, wa1: np.ndarray, ba1: np.ndarray, wa2: np.
                 break
             mover = 1 - mover
     return wins, points / games
+
+
+# -- supervised targets from truncated rollouts -------------------------------------------------
+
+
+@njit(cache=True)
+def sample_positions(games: int, seed: int, keep: float, cap_share: float, w1: np.ndarray,
+                     b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, rolls: np.ndarray,
+                     first: np.ndarray, binom: np.ndarray, bufs: tuple, z: np.ndarray,
+                     weight: np.ndarray, reach: np.ndarray, start: np.ndarray,
+                     out_me: np.ndarray, out_opp: np.ndarray,
+                     out_cap: np.ndarray) -> int:  # fmt: skip
+    """Self-play games of the network one ply ahead (as ``train_games`` plays them, without
+    learning); a share ``keep`` of their positions before a roll (not the first two plies,
+    not in the bear-off database) is written, the side on roll first, with the game's cap.
+    Returns how many were written (at most the rows of ``out_me``)."""
+    np.random.seed(seed)
+    boards = np.zeros((2, 26), dtype=np.int8)
+    chosen = np.zeros(OUTPUTS)
+    n = 0
+    limit = out_me.shape[0]
+    for _ in range(games):
+        cap = 5 if np.random.random() < cap_share else 0
+        boards[0] = start
+        boards[1] = start
+        mover = np.random.randint(0, 2)
+        t = 0
+        while n < limit:
+            me = boards[mover]
+            opp = boards[1 - mover]
+            if t >= 2 and np.random.random() < keep and not both_home(me, opp):
+                out_me[n] = me
+                out_opp[n] = opp
+                out_cap[n] = cap
+                n += 1
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
+            if t == 0:
+                while a == b:
+                    b = np.random.randint(1, 7)
+            kind = choose(me, opp, max(a, b), min(a, b), cap, w1, b1, w2, b2, rolls, first,
+                          binom, bufs, z, weight, reach, False, chosen)  # fmt: skip
+            t += 1
+            if kind != 0 or t >= 1000:
+                break
+            mover = 1 - mover
+        if n >= limit:
+            break
+    return n
+
+
+@njit(cache=True)
+def rollout_targets(me_rows: np.ndarray, opp_rows: np.ndarray, caps: np.ndarray, trials: int,
+                    plies: int, seed: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+                    b2: np.ndarray, rolls: np.ndarray, first: np.ndarray, binom: np.ndarray,
+                    bufs: tuple, z: np.ndarray, weight: np.ndarray, reach: np.ndarray,
+                    out: np.ndarray) -> None:  # fmt: skip
+    """The five chances of each position (its side on roll first, before the roll) by a
+    truncated rollout of the network one ply ahead: ``trials`` games from it, the first roll
+    of trial ``t`` being roll ``t mod 36`` (so that every first roll has its share), each
+    played ``plies`` plies and then valued by the network after the last play (or by its end,
+    or the bear-off database, when it comes sooner); the mean of the trials into ``out``."""
+    np.random.seed(seed)
+    boards = np.zeros((2, 26), dtype=np.int8)
+    chosen = np.zeros(OUTPUTS)
+    flipped = np.zeros(OUTPUTS)
+    acc = np.zeros(OUTPUTS)
+    for i in range(me_rows.shape[0]):
+        acc[:] = 0.0
+        for t in range(trials):
+            boards[0] = me_rows[i]
+            boards[1] = opp_rows[i]
+            mover = 0
+            for ply in range(plies):
+                if ply == 0:
+                    a = (t % 36) // 6 + 1
+                    b = t % 6 + 1
+                else:
+                    a = np.random.randint(1, 7)
+                    b = np.random.randint(1, 7)
+                kind = choose(boards[mover], boards[1 - mover], max(a, b), min(a, b), caps[i],
+                              w1, b1, w2, b2, rolls, first, binom, bufs, z, weight, reach,
+                              False, chosen)  # fmt: skip
+                if kind != 0 or ply == plies - 1:
+                    break
+                mover = 1 - mover
+            if mover == 0:
+                for k in range(OUTPUTS):
+                    acc[k] += chosen[k]
+            else:
+                flip(chosen, flipped)
+                for k in range(OUTPUTS):
+                    acc[k] += flipped[k]
+        for k in range(OUTPUTS):
+            out[i, k] = acc[k] / trials
+
+
+@njit(cache=True)
+def fit_epoch(me_rows: np.ndarray, opp_rows: np.ndarray, targets: np.ndarray,
+              order: np.ndarray, alpha: float, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+              b2: np.ndarray, weight: np.ndarray, reach: np.ndarray) -> float:  # fmt: skip
+    """One pass of cross-entropy steps towards ``targets`` over the positions in ``order``;
+    returns the mean squared error met on the way."""
+    x = np.zeros(w1.shape[0])
+    h = np.zeros(b1.shape[0])
+    out = np.zeros(OUTPUTS)
+    err = 0.0
+    for i in order:
+        encode(me_rows[i], opp_rows[i], x, weight, reach)
+        err += learn(x, targets[i], alpha, w1, b1, w2, b2, h, out)
+    return err / max(order.shape[0], 1)
+
+
+@njit(cache=True)
+def errors(me_rows: np.ndarray, opp_rows: np.ndarray, targets: np.ndarray, w1: np.ndarray,
+           b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, weight: np.ndarray,
+           reach: np.ndarray) -> tuple[float, float]:  # fmt: skip
+    """The network's mean squared error against ``targets`` (the five chances) and the mean
+    absolute error of its chance to win."""
+    x = np.zeros(w1.shape[0])
+    h = np.zeros(b1.shape[0])
+    out = np.zeros(OUTPUTS)
+    sq = 0.0
+    win = 0.0
+    for i in range(me_rows.shape[0]):
+        encode(me_rows[i], opp_rows[i], x, weight, reach)
+        forward(x, w1, b1, w2, b2, h, out)
+        consistent(out)
+        for k in range(OUTPUTS):
+            d = out[k] - targets[i, k]
+            sq += d * d
+        win += abs(out[0] - targets[i, 0])
+    n = max(me_rows.shape[0], 1)
+    return sq / n, win / n
+
+
+@njit(cache=True)
+def two_roll_targets(me_rows: np.ndarray, opp_rows: np.ndarray, caps: np.ndarray,
+                     w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                     rolls: np.ndarray, first: np.ndarray, binom: np.ndarray, bufs: tuple,
+                     z: np.ndarray, weight: np.ndarray, reach: np.ndarray,
+                     out: np.ndarray) -> None:  # fmt: skip
+    """The five chances of each position (its side on roll first, before the roll) two rolls
+    deep, every roll weighed: for each of the 21 rolls the network's play one ply ahead, then
+    for each of the other side's 21 rolls its play, valued by the network after it (or by the
+    game's end, or the bear-off database, when it comes sooner). No sampling, so no noise: the
+    network's own play and value, looked at from two plies further on."""
+    chosen = np.zeros(OUTPUTS)
+    flipped = np.zeros(OUTPUTS)
+    acc = np.zeros(OUTPUTS)
+    me1 = np.zeros(26, dtype=np.int8)
+    opp1 = np.zeros(26, dtype=np.int8)
+    me2 = np.zeros(26, dtype=np.int8)
+    opp2 = np.zeros(26, dtype=np.int8)
+    for i in range(me_rows.shape[0]):
+        acc[:] = 0.0
+        for r in range(21):
+            me1[:] = me_rows[i]
+            opp1[:] = opp_rows[i]
+            kind = choose(me1, opp1, DICE[r, 0], DICE[r, 1], caps[i], w1, b1, w2, b2, rolls,
+                          first, binom, bufs, z, weight, reach, False, chosen)  # fmt: skip
+            if kind != 0:
+                for k in range(OUTPUTS):
+                    acc[k] += weight[r] * chosen[k]
+                continue
+            for s in range(21):
+                me2[:] = me1
+                opp2[:] = opp1
+                choose(opp2, me2, DICE[s, 0], DICE[s, 1], caps[i], w1, b1, w2, b2, rolls,
+                       first, binom, bufs, z, weight, reach, False, chosen)  # fmt: skip
+                flip(chosen, flipped)
+                for k in range(OUTPUTS):
+                    acc[k] += weight[r] * weight[s] * flipped[k]
+        for k in range(OUTPUTS):
+            out[i, k] = acc[k]
