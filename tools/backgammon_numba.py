@@ -21,6 +21,8 @@ INPUTS = 2 * SIDE + 2
 EXTRA = 5  # the second encoding's further inputs of a side (see ``network``)
 SIDE2 = SIDE + EXTRA
 INPUTS2 = 2 * SIDE2 + 2
+THIRD = 6  # the third encoding's further inputs of a side, after the second encoding
+INPUTS3 = INPUTS2 + 2 * THIRD
 OUTPUTS = 5
 CAPACITY = 4096  # positions kept per level of the play search (the most found is ~1,500)
 
@@ -418,10 +420,43 @@ def _extra(own: np.ndarray, other: np.ndarray, x: np.ndarray, o: int) -> None:
 
 
 @njit(cache=True)
+def _third(own: np.ndarray, x: np.ndarray, o: int) -> None:
+    """The third encoding's further inputs of ``own`` at ``x[o:o + THIRD]``
+    (``network._third``): checkers outside home, their pips to come home, checkers on its 1 to
+    3 points, its anchors in the other's home board (how many; the most advanced) and its
+    blots at home."""
+    outside = 0
+    timing = 0
+    for p in range(7, 26):
+        outside += own[p]
+        timing += own[p] * (p - 6)
+    x[o] = outside / 15.0
+    x[o + 1] = timing / 100.0
+    x[o + 2] = (own[1] + own[2] + own[3]) / 15.0
+    anchors = 0
+    forward = 0.0
+    for p in range(24, 18, -1):
+        if own[p] >= 2:
+            anchors += 1
+            forward = (25 - p) / 6.0
+    x[o + 3] = anchors / 3.0
+    x[o + 4] = forward
+    blots = 0
+    for p in range(1, 7):
+        if own[p] == 1:
+            blots += 1
+    x[o + 5] = blots / 6.0
+
+
+@njit(cache=True)
 def encode(on_roll: np.ndarray, other: np.ndarray, x: np.ndarray, weight: np.ndarray,
            reach: np.ndarray) -> None:  # fmt: skip
     """The network's inputs (the same as ``network.encode_counts``) into ``x``: the first
-    encoding when ``x`` has ``INPUTS`` places, the second when it has ``INPUTS2``."""
+    encoding when ``x`` has ``INPUTS`` places, the second when it has ``INPUTS2``, the third
+    (the second, then ``THIRD`` more for each side) when it has ``INPUTS3``."""
+    if x.shape[0] == INPUTS3:
+        _third(on_roll, x, INPUTS2)
+        _third(other, x, INPUTS2 + THIRD)
     side = SIDE if x.shape[0] == INPUTS else SIDE2
     _side(on_roll, other, x, 0, weight, reach)
     _side(other, on_roll, x, side, weight, reach)

@@ -1,23 +1,30 @@
-"""Supervised targets for the backgammon network from truncated rollouts of its own play.
+"""Supervised targets for the backgammon network from its own search and rollouts of its play.
 
-    python tools/rollout_backgammon.py positions --dir bench/results/train/rollout1 \
-        --count 60000 --seed 21
-    python tools/rollout_backgammon.py rollouts --dir bench/results/train/rollout1 \
-        --trials 72 --plies 8 --part 0 --parts 2      # and --part 1, in another process
-    python tools/rollout_backgammon.py fit --dir bench/results/train/rollout1 --epochs 6 \
-        --alpha 0.002
+    python tools/rollout_backgammon.py positions --dir bench/results/train/tworoll1 \
+        --count 80000 --seed 21
+    python tools/rollout_backgammon.py rollouts --dir bench/results/train/tworoll1 \
+        --part 0 --parts 2 --chunk 1000      # and --part 1, in another process
+    python tools/rollout_backgammon.py fit --dir bench/results/train/tworoll1 --epochs 6 \
+        --alpha 0.002 --alpha-end 0.0005
+    python tools/rollout_backgammon.py fit --dir bench/results/train/tworoll1 --epochs 10 \
+        --alpha 0.01 --alpha-end 0.001 --start bench/results/train/wide256/latest.npz \
+        --name fit-wide256
+    python tools/rollout_backgammon.py fit --dir bench/results/train/tworoll1 --epochs 12 \
+        --alpha 0.01 --alpha-end 0.001 --kind home-heavy --name fit-home-heavy
 
 ``positions`` samples positions from self-play games of the shipped network (one ply ahead, a
 fifth of the games with the seed's five-checker cap), the side on roll first, before its roll.
-``rollouts`` values each by a truncated rollout of the same network: ``--trials`` games from
-it, the first roll of each trial taken in turn from the 36 (so every first roll has its
-share), ``--plies`` plies each, then the network's estimate after the last play (or the game's
-end, or the bear-off database's exact chances). It writes ``targets-<part>-of-<parts>.npz`` a
+``rollouts`` values each two rolls deeper (``--trials 0``, the default): for every roll the
+network's play one ply ahead, then for every roll of the other side its reply, valued by the
+network; no dice are drawn. With ``--trials N`` it rolls each out instead: N games from it, the
+first roll of each trial taken in turn from the 36 (so every first roll has its share),
+``--plies`` plies each, then the network's estimate after the last play (or the game's end, or
+the bear-off database's exact chances). It writes ``targets-<part>-of-<parts>.npz`` a
 chunk at a time and resumes where it stopped, so several processes share the work and a run
 outlives its session. ``fit`` trains a copy of the starting network (the shipped one by
 default) towards the targets by cross-entropy, holding out a tenth of the positions to measure
-it, and keeps the network of the epoch that does best on them (``fit.npz``), with its figures
-in ``fit.log``. GNU Backgammon is not asked anything: it stays the yardstick
+it, and keeps the network of the epoch that does best on them (``fit.npz``, or ``--name``), with
+its figures in ``fit.log``. GNU Backgammon is not asked anything: it stays the yardstick
 (``bench/gnubg_match.py``), never the teacher.
 """
 
@@ -124,14 +131,32 @@ def _targets(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return data["me"][known], data["opp"][known], targets[known]
 
 
+def _rearmost(rows: np.ndarray) -> np.ndarray:
+    """Each board's rearmost checker (0 when all are off)."""
+    held = rows[:, 1:26] > 0
+    return np.where(held.any(axis=1), 25 - np.argmax(held[:, ::-1], axis=1), 0)
+
+
+def kind_of(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """Each position's kind, as ``bench/gnubg_gap.py`` counts them: ``race`` (no contact),
+    ``home-heavy`` (contact, and a side has twelve or more checkers home or off) or
+    ``contact``."""
+    contact = _rearmost(me) + _rearmost(opp) > 25
+    heavy = (me[:, 0:7].sum(axis=1) >= 12) | (opp[:, 0:7].sum(axis=1) >= 12)
+    return np.where(~contact, "race", np.where(heavy, "home-heavy", "contact"))
+
+
 def fit(args: argparse.Namespace) -> None:
     folder: Path = args.dir
     me, opp, targets = _targets(folder)
+    if args.kind != "all":
+        chosen = kind_of(me, opp) == args.kind
+        me, opp, targets = me[chosen], opp[chosen], targets[chosen]
     n = len(targets)
     cut = n - n // 10
     net = Network.load(args.start)
     w1, b1, w2, b2 = _weights(net)
-    log = _log(folder, "fit.log")
+    log = _log(folder, f"{args.name}.log")
 
     def say(text: str) -> None:
         print(text, file=log, flush=True)  # type: ignore[call-overload]
@@ -154,9 +179,9 @@ def fit(args: argparse.Namespace) -> None:
             f"{got[0]:.5f}, win chance off by {got[1]:.4f}")  # fmt: skip
         if got[0] < best:
             best = got[0]
-            Network(w1.copy(), b1.copy(), w2.copy(), b2.copy()).save(folder / "fit.npz")
-            say(f"kept epoch {epoch} as fit.npz")
-    (folder / "fit.json").write_text(json.dumps({"positions": n, "best": best}))
+            Network(w1.copy(), b1.copy(), w2.copy(), b2.copy()).save(folder / f"{args.name}.npz")
+            say(f"kept epoch {epoch} as {args.name}.npz")
+    (folder / f"{args.name}.json").write_text(json.dumps({"positions": n, "best": best}))
 
 
 def main() -> None:
@@ -189,6 +214,11 @@ def main() -> None:
     f.add_argument("--alpha", type=float, default=0.002)
     f.add_argument("--alpha-end", type=float, default=0.0005)
     f.add_argument("--seed", type=int, default=23)
+    f.add_argument("--name", default="fit", help="the fitted network's name in --dir")
+    f.add_argument(
+        "--kind", default="all", choices=("all", "race", "contact", "home-heavy"),
+        help="learn from (and measure on) positions of this kind only",
+    )  # fmt: skip
     args = parser.parse_args()
     {"positions": positions, "rollouts": rollouts, "fit": fit}[args.command](args)
 

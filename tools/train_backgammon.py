@@ -69,11 +69,18 @@ def _weights(net: Network) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     )
 
 
-def widened(net: Network, hidden: int, rng: np.random.Generator) -> Network:
+def widened(net: Network, hidden: int, rng: np.random.Generator, inputs: int = 0) -> Network:
     """``net`` with ``hidden`` hidden units when it has fewer: the new units get small random
     input weights and no weight to the outputs, so the network answers exactly as before and
     training gives the new units their part (a wider network that starts as strong as the
-    narrow one)."""
+    narrow one). With ``inputs`` beyond the network's own (the third encoding after the
+    second: its inputs come last), the new inputs start with no weight, for the same reason."""
+    more = inputs - net.inputs
+    if more > 0:
+        net = Network(
+            np.concatenate([net.w1, np.zeros((more, net.hidden_units))], axis=0),
+            net.b1.copy(), net.w2.copy(), net.b2.copy(),
+        )  # fmt: skip
     extra = hidden - net.hidden_units
     if extra <= 0:
         return net
@@ -101,7 +108,7 @@ def train(args: argparse.Namespace) -> None:
         state = {"games": 0, "seconds": 0.0, "args": {k: str(v) for k, v in vars(args).items()}}
         rng = np.random.default_rng(args.seed)
         if args.start:
-            net = widened(Network.load(args.start), args.hidden, rng)
+            net = widened(Network.load(args.start), args.hidden, rng, args.inputs)
         else:
             net = Network.random(args.hidden, rng, args.inputs)
     w1, b1, w2, b2 = _weights(net)
@@ -156,7 +163,7 @@ def check(positions: int, seed: int) -> None:
     rng = random.Random(seed)
     bufs = K.buffers(8)
     out_me, out_opp, work, table, used, table2, used2 = bufs[:7]
-    xs = [np.zeros(K.INPUTS), np.zeros(K.INPUTS2)]
+    xs = [np.zeros(K.INPUTS), np.zeros(K.INPUTS2), np.zeros(K.INPUTS3)]
     checked = 0
     while checked < positions:
         me, opp = _random_position(rng)

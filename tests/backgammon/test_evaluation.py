@@ -16,11 +16,12 @@ from hypothesis import given, settings
 
 import ludotheque
 from ludotheque.ai.greedy import GreedyAgent
-from ludotheque.games.backgammon import bearoff, equity, met
+from ludotheque.games.backgammon import bearoff, equity, met, network
 from ludotheque.games.backgammon import board as B
 from ludotheque.games.backgammon.network import (
     INPUTS,
     INPUTS2,
+    INPUTS3,
     Network,
     encode,
     escape_table,
@@ -204,6 +205,58 @@ def test_the_second_inputs_are_as_described(text: str) -> None:
     got = encode([white], [black], INPUTS2)[0]
     assert got.shape == (INPUTS2,)
     assert np.allclose(got, plain_inputs2(B.unpack(white), B.unpack(black)))
+
+
+def plain_third(own: list[int]) -> list[float]:
+    """The third encoding's inputs of one side, as its docstring tells them."""
+    anchors = [p for p in range(19, 25) if own[p] >= 2]
+    return [
+        sum(own[7:26]) / 15,
+        sum(own[p] * (p - 6) for p in range(7, 26)) / 100,
+        sum(own[1:4]) / 15,
+        len(anchors) / 3,
+        (25 - min(anchors)) / 6 if anchors else 0.0,
+        sum(1 for p in range(1, 7) if own[p] == 1) / 6,
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(cap=0))
+def test_the_third_inputs_are_the_second_and_six_more_a_side(text: str) -> None:
+    state = GAME.parse_position(text)
+    white, black = state._packed("white"), state._packed("black")
+    got = encode([white], [black], INPUTS3)[0]
+    me, them = B.unpack(white), B.unpack(black)
+    assert got.shape == (INPUTS3,)
+    assert np.allclose(got[:INPUTS2], plain_inputs2(me, them))
+    assert np.allclose(got[INPUTS2:], [*plain_third(me), *plain_third(them)])
+
+
+def test_the_third_inputs_of_the_opening() -> None:
+    """At the start: ten checkers outside home needing 77 pips (two on the 24, five on the 13,
+    three on the 8), none deep, one anchor (the 24 point, the least advanced), no blot."""
+    start = GAME.start()
+    got = encode([start._packed("white")], [start._packed("black")], INPUTS3)[0]
+    assert np.allclose(got[INPUTS2 : INPUTS2 + 6], [10 / 15, 0.77, 0.0, 1 / 3, 1 / 6, 0.0])
+
+
+def test_a_network_reading_the_third_inputs_evaluates() -> None:
+    """A network of the third encoding evaluates through numpy (the compiled core reads the
+    second); widened from the shipped one with no weight on the new inputs, it answers as the
+    shipped one does."""
+    shipped = network.shipped()
+    more = np.zeros((INPUTS3 - INPUTS2, shipped.hidden_units))
+    wider = Network(np.concatenate([shipped.w1, more]), shipped.b1, shipped.w2, shipped.b2)
+    assert wider.inputs == INPUTS3
+    state = GAME.parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
+    before = outcome_chances([state._packed("white")], [state._packed("black")])
+    network.use(wider)
+    try:
+        assert network.core() is None
+        after = outcome_chances([state._packed("white")], [state._packed("black")])
+    finally:
+        network.use(None)
+    assert np.allclose(before, after)
 
 
 def _rows(places: dict[int, int]) -> np.ndarray:

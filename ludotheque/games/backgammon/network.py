@@ -53,6 +53,8 @@ INPUTS = 2 * SIDE_INPUTS + PAIR_INPUTS
 EXTRA_INPUTS = 5
 SIDE_INPUTS2 = SIDE_INPUTS + EXTRA_INPUTS
 INPUTS2 = 2 * SIDE_INPUTS2 + PAIR_INPUTS
+THIRD_INPUTS = 6
+INPUTS3 = INPUTS2 + 2 * THIRD_INPUTS
 OUTPUTS = 5
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
 Array = npt.NDArray[np.float64]
@@ -288,12 +290,36 @@ def rearmost(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return (((counts[:, 1:] > 0) * _PLACES[1:]).max(axis=1)).astype(np.int64)  # type: ignore[no-any-return]
 
 
+def _third(own: npt.NDArray[np.uint8], out: Array) -> None:
+    """The third encoding's further inputs of the side ``own`` (rows of ``THIRD_INPUTS``),
+    for bear-ins against an anchor and crashed boards: its checkers outside its home board, the
+    pips they need to come home (its timing), its checkers deep in its home (on its 1 to 3
+    points), its anchors in the other side's home board (how many, and how far forward the most
+    advanced is) and its blots at home."""
+    counts = own.astype(np.float64)
+    out[:, 0] = counts[:, 7:26].sum(axis=1) / 15
+    out[:, 1] = counts[:, 7:26] @ np.arange(1, 20, dtype=np.float64) / 100
+    out[:, 2] = counts[:, 1:4].sum(axis=1) / 15
+    anchors = own[:, 19:25] >= 2
+    out[:, 3] = anchors.sum(axis=1) / 3
+    forward = np.argmax(anchors, axis=1)  # the lowest of its 19 to 24 points it holds
+    out[:, 4] = np.where(anchors.any(axis=1), (6 - forward) / 6, 0.0)
+    out[:, 5] = (own[:, 1:7] == 1).sum(axis=1) / 6
+
+
 def encode_counts(
     on_roll: npt.NDArray[np.uint8], other: npt.NDArray[np.uint8], inputs: int = INPUTS
 ) -> Array:
     """The inputs for positions given as rows of 26 counts (each side in its own view): the
-    first encoding (``INPUTS``) or the second (``INPUTS2``)."""
+    first encoding (``INPUTS``), the second (``INPUTS2``) or the third (``INPUTS3``: the
+    second, then ``THIRD_INPUTS`` more for each side)."""
     n = on_roll.shape[0]
+    if inputs == INPUTS3:
+        out = np.empty((n, INPUTS3))
+        out[:, :INPUTS2] = encode_counts(on_roll, other, INPUTS2)
+        _third(on_roll, out[:, INPUTS2 : INPUTS2 + THIRD_INPUTS])
+        _third(other, out[:, INPUTS2 + THIRD_INPUTS :])
+        return out
     out = np.empty((n, inputs))
     side = SIDE_INPUTS if inputs == INPUTS else SIDE_INPUTS2
     first = side == SIDE_INPUTS
@@ -363,7 +389,7 @@ class Network:
 
     @property
     def inputs(self) -> int:
-        """The size of the encoding this network reads (``INPUTS`` or ``INPUTS2``)."""
+        """The size of the encoding this network reads (``INPUTS``, ``INPUTS2`` or ``INPUTS3``)."""
         return int(self.w1.shape[0])
 
     @classmethod
