@@ -700,6 +700,17 @@ def buffers(hidden: int, inputs: int = INPUTS) -> tuple:
 
 
 @njit(cache=True)
+def _roll(opening: bool) -> tuple[int, int]:
+    """A roll of the two dice (high, low); the opening roll is never a double."""
+    a = np.random.randint(1, 7)
+    b = np.random.randint(1, 7)
+    if opening:
+        while a == b:
+            b = np.random.randint(1, 7)
+    return max(a, b), min(a, b)
+
+
+@njit(cache=True)
 def train_games(games: int, seed: int, alpha: float, lam: float, cap_share: float,
                 w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                 rolls: np.ndarray, first: np.ndarray, binom: np.ndarray, bufs: tuple,
@@ -734,12 +745,7 @@ def train_games(games: int, seed: int, alpha: float, lam: float, cap_share: floa
             opp = boards[1 - mover]
             encode(me, opp, x_scratch, weight, reach)
             xs[t] = x_scratch
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            if t == 0:
-                while a == b:
-                    b = np.random.randint(1, 7)
-            high, low = max(a, b), min(a, b)
+            high, low = _roll(t == 0)
             kind = choose(me, opp, high, low, cap, w1, b1, w2, b2, rolls, first, binom, bufs,
                           z, weight, reach, False, chosen)  # fmt: skip
             nexts[t] = chosen  # from the mover's side
@@ -804,12 +810,8 @@ def search_games(games: int, seed: int, alpha: float, sample: float, cap_share: 
                 encode(me, opp, x, weight, reach)
                 err += learn(x, target, alpha, w1, b1, w2, b2, h, out)
                 total += 1
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            if t == 0:
-                while a == b:
-                    b = np.random.randint(1, 7)
-            kind = choose(me, opp, max(a, b), min(a, b), cap, w1, b1, w2, b2, rolls, first,
+            high, low = _roll(t == 0)
+            kind = choose(me, opp, high, low, cap, w1, b1, w2, b2, rolls, first,
                           binom, bufs, z, weight, reach, False, chosen)  # fmt: skip
             t += 1
             if kind != 0 or t >= max_plies:
@@ -841,12 +843,7 @@ def play_match(games: int, seed: int, wa1: np.ndarray, ba1: np.ndarray, wa2: np.
         while True:
             me = boards[mover]
             opp = boards[1 - mover]
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            if t == 0:
-                while a == b:
-                    b = np.random.randint(1, 7)
-            high, low = max(a, b), min(a, b)
+            high, low = _roll(t == 0)
             is_a = (mover == 0) == a_first
             if is_a:
                 kind = choose(me, opp, high, low, 0, wa1, ba1, wa2, ba2, rolls, first, binom,
@@ -906,12 +903,8 @@ def sample_positions(games: int, seed: int, keep: float, cap_share: float, w1: n
                 out_opp[n] = opp
                 out_cap[n] = cap
                 n += 1
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            if t == 0:
-                while a == b:
-                    b = np.random.randint(1, 7)
-            kind = choose(me, opp, max(a, b), min(a, b), cap, w1, b1, w2, b2, rolls, first,
+            high, low = _roll(t == 0)
+            kind = choose(me, opp, high, low, cap, w1, b1, w2, b2, rolls, first,
                           binom, bufs, z, weight, reach, False, chosen)  # fmt: skip
             t += 1
             if kind != 0 or t >= 1000:
