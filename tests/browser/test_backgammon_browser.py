@@ -157,6 +157,7 @@ def test_the_fair_dice_panel_stays_as_the_player_left_it(
     expect(page.locator("#move-list .ply.move")).to_have_count(1)
     expect(page.locator("#seed-hash")).to_be_visible()
     expect(fair).to_have_attribute("open", "")
+    shot(page, "backgammon-fair-dice-kept-open")
     token = page.url.rsplit("/", 1)[1]
     request = urllib.request.Request(f"{server.url}/api/play/{token}/resign", data=b"{}",
                                      headers={"content-type": "application/json"})  # fmt: skip
@@ -170,6 +171,7 @@ def test_the_fair_dice_panel_stays_as_the_player_left_it(
     expect(page.locator("#step-info")).not_to_be_empty()
     expect(fair).not_to_have_attribute("open", "")
     assert not page.locator("#seed").is_visible()
+    shot(page, "backgammon-fair-dice-kept-closed")
 
 
 def test_a_take_back_draws_new_dice_and_every_roll_still_verifies(
