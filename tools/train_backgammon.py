@@ -4,6 +4,9 @@
     python tools/train_backgammon.py train --dir bench/results/train/wide256 --games 1000000 \
         --hidden 256 --start ludotheque/games/backgammon/network.npz --alpha 0.003 \
         --alpha-end 0.0005 --seed 11 --every 250000
+    python tools/train_backgammon.py train --dir bench/results/train/thirdin128 --games 600000 \
+        --hidden 128 --inputs 232 --start ludotheque/games/backgammon/network.npz --alpha 0.003 \
+        --alpha-end 0.0005 --seed 31 --every 200000
     python tools/train_backgammon.py versus a.npz b.npz --games 20000
     python tools/train_backgammon.py check --positions 2000
 
