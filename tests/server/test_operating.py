@@ -3,6 +3,7 @@ processes, sign-in throttling and the cap on queued analyses."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -113,6 +114,39 @@ def test_the_shared_window_estimate_slides() -> None:
     assert counts.hit("create", "a", 3) is None  # 3 * 0.5 + 0 + 1 <= 3
     assert counts.hit("create", "a", 3) is not None  # 1.5 + 1 + 1 > 3
     assert counts.hit("create", "b", 3) is None  # another client counts apart
+
+
+def test_counts_on_their_way_to_the_database_still_count() -> None:
+    """A request that comes while this process's counts are being added to the database
+    (the round trip's await) sees them: it used to see neither them nor the sums read back,
+    and a fourth game of three a minute got through (a failure in CI, under load)."""
+    now = [WINDOW * 1000.0 + 1.0]
+    counts = SharedCounts("unused", clock=lambda: now[0])
+    assert all(counts.hit("create", "a", 3) is None for _ in range(3))
+    during: list[float | None] = []
+
+    class Rows:
+        def __init__(self, rows: list[tuple[str, str, int, int]]) -> None:
+            self.rows = rows
+
+        async def fetchall(self) -> list[tuple[str, str, int, int]]:
+            return self.rows
+
+    class Connection:
+        closed = False
+
+        async def execute(self, query: str, params: tuple[Any, ...]) -> Rows:
+            if len(params) == 1:  # old windows forgotten
+                return Rows([])
+            during.append(counts.hit("create", "a", 3))  # a request in the round trip
+            kinds, clients, windows, added = params
+            return Rows(list(zip(kinds, clients, windows, added, strict=True)))
+
+    counts.connection = Connection()
+    asyncio.run(counts.exchange())
+    assert during == [during[0]] and during[0] is not None  # refused: three already counted
+    assert counts.sending == {} and counts.known == {("create", "a", 1000): 3}
+    assert counts.hit("create", "a", 3) is not None
 
 
 @pytest.fixture

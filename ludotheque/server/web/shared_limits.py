@@ -49,6 +49,7 @@ class SharedCounts:
         self.conninfo = conninfo
         self.clock = clock
         self.pending: dict[Key, int] = {}  # counted here, not yet added to the database
+        self.sending: dict[Key, int] = {}  # counted here, being added (still counted here)
         self.known: dict[Key, int] = {}  # the sums last read (this process's part included)
         self.connection: Any = None
         self.forgot = 0
@@ -62,7 +63,7 @@ class SharedCounts:
         return current + previous * (1.0 - into)
 
     def _count(self, k: Key) -> int:
-        return self.known.get(k, 0) + self.pending.get(k, 0)
+        return self.known.get(k, 0) + self.sending.get(k, 0) + self.pending.get(k, 0)
 
     def hit(self, kind: str, key: str, limit: int) -> float | None:
         """Count one request if it is allowed: ``None``, else the seconds to wait."""
@@ -86,7 +87,9 @@ class SharedCounts:
 
         now = self.clock()
         window = int(now // WINDOW)
-        batch = self.pending
+        # the batch stays counted while it is on its way: a request that comes during the
+        # round trip sees it (it once saw neither the batch nor the sums with it in them)
+        batch = self.sending = self.pending
         self.pending = {}
         # the pairs counted recently are read again even when nothing was counted here
         keys = {k: 0 for k in self.known if k[2] >= window - 1}
@@ -111,6 +114,7 @@ class SharedCounts:
                 self.forgot = window
                 await self.connection.execute(FORGET, (window - 2,))
         except Exception as exc:
+            self.sending = {}
             for k, n in batch.items():  # counted again next time
                 self.pending[k] = self.pending.get(k, 0) + n
             if self.connection is not None:
@@ -121,6 +125,7 @@ class SharedCounts:
         self.known = {
             (kind, key, int(w)): int(n) for kind, key, w, n in rows if int(w) >= window - 1
         }
+        self.sending = {}  # the sums read back hold it now
 
     async def run(self, stop: asyncio.Event) -> None:
         """Exchange every ``SYNC_SECONDS`` until ``stop``."""
