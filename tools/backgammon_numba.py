@@ -711,6 +711,17 @@ def _roll(opening: bool) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def _new_game(boards: np.ndarray, start: np.ndarray, cap_share: float) -> tuple[int, int]:
+    """A self-play game's start: both boards set up, then its cap (the seed's five checkers a
+    point in a share ``cap_share`` of the games, none otherwise) and the side that opens,
+    drawn in that order."""
+    cap = 5 if np.random.random() < cap_share else 0
+    boards[0] = start
+    boards[1] = start
+    return cap, np.random.randint(0, 2)
+
+
+@njit(cache=True)
 def train_games(games: int, seed: int, alpha: float, lam: float, cap_share: float,
                 w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                 rolls: np.ndarray, first: np.ndarray, binom: np.ndarray, bufs: tuple,
@@ -734,10 +745,7 @@ def train_games(games: int, seed: int, alpha: float, lam: float, cap_share: floa
     total = 0
     err = 0.0
     for _ in range(games):
-        cap = 5 if np.random.random() < cap_share else 0
-        boards[0] = start
-        boards[1] = start
-        mover = np.random.randint(0, 2)
+        cap, mover = _new_game(boards, start, cap_share)
         t = 0
         kind = 0
         while True:
@@ -790,10 +798,7 @@ def search_games(games: int, seed: int, alpha: float, sample: float, cap_share: 
     total = 0
     err = 0.0
     for _ in range(games):
-        cap = 5 if np.random.random() < cap_share else 0
-        boards[0] = start
-        boards[1] = start
-        mover = np.random.randint(0, 2)
+        cap, mover = _new_game(boards, start, cap_share)
         t = 0
         while True:
             me = boards[mover]
@@ -890,10 +895,7 @@ def sample_positions(games: int, seed: int, keep: float, cap_share: float, w1: n
     n = 0
     limit = out_me.shape[0]
     for _ in range(games):
-        cap = 5 if np.random.random() < cap_share else 0
-        boards[0] = start
-        boards[1] = start
-        mover = np.random.randint(0, 2)
+        cap, mover = _new_game(boards, start, cap_share)
         t = 0
         while n < limit:
             me = boards[mover]

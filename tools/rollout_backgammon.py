@@ -11,6 +11,8 @@
         --name fit-wide256
     python tools/rollout_backgammon.py fit --dir bench/results/train/tworoll1 --epochs 12 \
         --alpha 0.01 --alpha-end 0.001 --kind home-heavy --name fit-home-heavy
+    python tools/rollout_backgammon.py adam --dir bench/results/train/tworoll1 --epochs 60 \
+        --lr 0.002                            # and --extra 128 --name adam-deep
 
 ``positions`` samples positions from self-play games of the shipped network (one ply ahead, a
 fifth of the games with the seed's five-checker cap), the side on roll first, before its roll.
@@ -24,8 +26,12 @@ chunk at a time and resumes where it stopped, so several processes share the wor
 outlives its session. ``fit`` trains a copy of the starting network (the shipped one by
 default) towards the targets by cross-entropy, holding out a tenth of the positions to measure
 it, and keeps the network of the epoch that does best on them (``fit.npz``, or ``--name``), with
-its figures in ``fit.log``. GNU Backgammon is not asked anything: it stays the yardstick
-(``bench/gnubg_match.py``), never the teacher.
+its figures in ``fit.log``. ``adam`` asks whether the optimiser or the depth is what stops the
+fit: it fits the same targets by minibatches and Adam, in numpy, from the shipped network, with
+``--extra N`` a second hidden layer of N units put between its hidden layer and a fresh output
+layer, and logs each epoch's errors on the learned and the held-out positions by kind (it keeps
+no network: ``Network`` has one hidden layer). GNU Backgammon is not asked anything: it stays
+the yardstick (``bench/gnubg_match.py``), never the teacher.
 """
 
 from __future__ import annotations
@@ -45,9 +51,10 @@ sys.path.insert(0, str(ROOT / "tools"))
 import backgammon_numba as K  # noqa: E402
 from train_backgammon import START, _weights, database  # noqa: E402
 
-from ludotheque.games.backgammon.network import Network  # noqa: E402
+from ludotheque.games.backgammon.network import INPUTS2, Network, encode_counts  # noqa: E402
 
 SHIPPED = ROOT / "ludotheque" / "games" / "backgammon" / "network.npz"
+KINDS = ("contact", "home-heavy", "race")
 
 
 def _log(folder: Path, name: str = "rollout.log") -> object:
@@ -184,6 +191,71 @@ def fit(args: argparse.Namespace) -> None:
     (folder / f"{args.name}.json").write_text(json.dumps({"positions": n, "best": best}))
 
 
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-x))
+    return out
+
+
+def adam(args: argparse.Namespace) -> None:
+    folder: Path = args.dir
+    me, opp, targets = _targets(folder)
+    n = len(targets)
+    cut = n - n // 10  # the same held-out tenth as ``fit``
+    x = encode_counts(me.astype(np.uint8), opp.astype(np.uint8), INPUTS2)
+    kinds = kind_of(me, opp)
+    net = Network.load(SHIPPED)
+    rng = np.random.default_rng(args.seed)
+    layers = [[net.w1.copy(), net.b1.copy()]]
+    if args.extra:
+        layers.append([rng.normal(0, 0.1, (net.hidden_units, args.extra)), np.zeros(args.extra)])
+        layers.append([rng.normal(0, 0.1, (args.extra, K.OUTPUTS)), np.zeros(K.OUTPUTS)])
+    else:
+        layers.append([net.w2.copy(), net.b2.copy()])
+    log = _log(folder, f"{args.name}.log")
+
+    def forward(rows: np.ndarray) -> list[np.ndarray]:
+        acts = [rows]
+        for w, b in layers:
+            acts.append(_sigmoid(acts[-1] @ w + b))
+        return acts
+
+    def say(tag: str) -> None:
+        off = np.abs(forward(x[cut:])[-1][:, 0] - targets[cut:, 0]) * 100
+        learned = np.abs(forward(x[:8000])[-1][:, 0] - targets[:8000, 0]).mean() * 100
+        k = kinds[cut:]
+        by_kind = ", ".join(f"{kind} {off[k == kind].mean():.3f}" for kind in KINDS)
+        text = (f"{tag}: held-out win chance off by {off.mean():.3f} points ({by_kind}); "
+                f"learned from (first 8,000) {learned:.3f}")  # fmt: skip
+        print(text, file=log, flush=True)  # type: ignore[call-overload]
+        print(text, flush=True)
+
+    moments = [[(np.zeros_like(a), np.zeros_like(a)) for a in layer] for layer in layers]
+    step = 0
+    say("start")
+    for epoch in range(1, args.epochs + 1):
+        lr = args.lr * 0.1 ** ((epoch - 1) / max(1, args.epochs - 1))
+        order = rng.permutation(cut)
+        for s in range(0, cut, args.batch):
+            idx = order[s : s + args.batch]
+            acts = forward(x[idx])
+            delta = (acts[-1] - targets[idx]) / len(idx)  # cross-entropy through the sigmoid
+            step += 1
+            for i in range(len(layers) - 1, -1, -1):
+                w = layers[i][0]
+                grads = (acts[i].T @ delta, delta.sum(axis=0))
+                if i:
+                    delta = (delta @ w.T) * acts[i] * (1 - acts[i])
+                for j, g in enumerate(grads):
+                    m, v = moments[i][j]
+                    m *= 0.9
+                    m += 0.1 * g
+                    v *= 0.999
+                    v += 0.001 * g * g
+                    m_hat, v_hat = m / (1 - 0.9**step), v / (1 - 0.999**step)
+                    layers[i][j] -= lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+        say(f"epoch {epoch} lr {lr:.5f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -219,8 +291,17 @@ def main() -> None:
         "--kind", default="all", choices=("all", "race", "contact", "home-heavy"),
         help="learn from (and measure on) positions of this kind only",
     )  # fmt: skip
+    a = sub.add_parser("adam")
+    a.add_argument("--dir", type=Path, required=True)
+    a.add_argument("--epochs", type=int, default=60)
+    a.add_argument("--lr", type=float, default=0.002, help="Adam's step, falling tenfold")
+    a.add_argument("--batch", type=int, default=64)
+    a.add_argument("--extra", type=int, default=0, help="units of a second hidden layer")
+    a.add_argument("--seed", type=int, default=3)
+    a.add_argument("--name", default="adam")
     args = parser.parse_args()
-    {"positions": positions, "rollouts": rollouts, "fit": fit}[args.command](args)
+    commands = {"positions": positions, "rollouts": rollouts, "fit": fit, "adam": adam}
+    commands[args.command](args)
 
 
 if __name__ == "__main__":
