@@ -7,9 +7,9 @@ or part of a move, and fixed-shape observation arrays. The adapters need the ``r
 
 - ``import ludotheque.envs.openspiel`` registers ``ludotheque_general``,
   ``ludotheque_backgammon`` and ``ludotheque_defiance`` with ``pyspiel`` (parameters
-  ``ruleset`` and ``max_turns``);
-- ``ludotheque.envs.pettingzoo.env(game, ruleset=None, render_mode=None)`` is a PettingZoo AEC
-  environment.
+  ``ruleset`` and ``max_turns``, and backgammon's ``match_length``);
+- ``ludotheque.envs.pettingzoo.env(game, ruleset=None, render_mode=None, max_turns=None,
+  match_length=None)`` is a PettingZoo AEC environment.
 
 >>> enc = encoding("backgammon", "standard")
 >>> enc.num_actions, enc.observation_shape
@@ -22,6 +22,8 @@ or part of a move, and fixed-shape observation arrays. The adapters need the ``r
 from __future__ import annotations
 
 from .. import available_games, load
+from ..games.backgammon.cube import MATCH
+from ..games.backgammon.rules import BackgammonGame
 from .backgammon import BackgammonEncoding
 from .base import CHANCE_PLAYER, TERMINAL_PLAYER, Encoding, Node
 from .defiance import DefianceEncoding
@@ -34,11 +36,24 @@ _ENCODINGS: dict[str, type[Encoding]] = {
 }
 
 
-def encoding(game: str, ruleset: str | None = None, max_turns: int | None = None) -> Encoding:
-    """The encoding of ``game`` with ``ruleset`` (its default when ``None``) and a turn limit
-    (the game's default when ``None``). Raises ``UnknownGame`` for an unknown game or ruleset."""
+def encoding(
+    game: str,
+    ruleset: str | None = None,
+    max_turns: int | None = None,
+    match_length: int | None = None,
+) -> Encoding:
+    """The encoding of ``game`` with ``ruleset`` (its default when ``None``), a turn limit (the
+    game's default when ``None``) and, for backgammon's ``match`` ruleset only, the match's
+    length in points (1 to 25; ``None``: 7). Raises ``UnknownGame`` for an unknown game or
+    ruleset, ``ValueError`` for a turn limit or match length it cannot take."""
     loaded = load(game, ruleset)
-    return _ENCODINGS[loaded.name](loaded, max_turns)
+    if match_length is None:
+        return _ENCODINGS[loaded.name](loaded, max_turns)
+    if not isinstance(loaded, BackgammonGame) or loaded.stakes_kind != MATCH:
+        raise ValueError(
+            f"match_length is for backgammon's match ruleset, not {loaded.name} {loaded.ruleset}"
+        )
+    return BackgammonEncoding(loaded, max_turns, match_length)
 
 
 def rulesets() -> dict[str, tuple[str, ...]]:

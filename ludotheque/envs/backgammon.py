@@ -47,10 +47,10 @@ the one after the checkers already moved this turn:
   rule).
 
 Games and returns. ``seed`` and ``standard``: one game, 1 to the winner and -1 to the loser.
-``money``: one game, the points it is worth (the cube times 1, 2 for a gammon, 3 for a
-backgammon; a dropped double the cube). ``match``: a whole match (7 points by default), game
-after game, 1 to the side that wins it. A decision counts as a turn when it ends a checker play
-(pass included); cube decisions do not.
+``money``: one game, the points it is worth (the cube times 1, 2 for a gammon, 3 for a backgammon; a
+dropped double the cube). ``match``: a whole match (7 points by default; the option
+``match_length``, 1 to 25, sets it), game after game, 1 to the side that wins it. A decision counts
+as a turn when it ends a checker play (pass included); cube decisions do not.
 
 Ends: the rules', and the frameworks' turn limit (``max_turns`` turns, 1,000 by default, 5,000
 for a match: no result, "unfinished"; the rules have none). A game has at most ``5 * max_turns +
@@ -176,9 +176,12 @@ class BackgammonEncoding(Encoding):
     observation_shape = SHAPE
     max_chance_outcomes = 36
 
-    def __init__(self, game: Game, max_turns: int | None = None) -> None:
-        start: Any = game.start()
+    def __init__(
+        self, game: Game, max_turns: int | None = None, match_length: int | None = None
+    ) -> None:
         assert tuple(game.sides) == SIDES  # players are the engine's side numbers
+        self.match_length = match_length
+        start: Any = self._start_of(game)
         stakes = getattr(start, "stakes", None)
         self.cube = stakes is not None
         self.match = bool(stakes is not None and stakes.length)
@@ -192,6 +195,19 @@ class BackgammonEncoding(Encoding):
     @property
     def max_game_length(self) -> int:
         return (8 if self.cube else 5) * self.max_turns + 1
+
+    def _start_of(self, game: Game) -> State:
+        """The first game's start: a match of ``match_length`` points when it is given
+        (``InvalidPosition``, a ``ValueError``, for a length the rules refuse)."""
+        if self.match_length is None:
+            return game.start()
+        return game.start(length=self.match_length)  # type: ignore[call-arg]  # checks it
+
+    def _start(self) -> State:
+        return self._start_of(self.game)
+
+    def _options(self) -> tuple[Any, ...]:
+        return () if self.match_length is None else (self.match_length,)
 
     def in_turn(self, node: Node) -> bool:
         return node.pending is not None and bool(node.pending.done)

@@ -312,8 +312,12 @@ class Encoding(ABC):
         """The node at the start of a game (one node, shared: nodes never change)."""
         node = self._initial
         if node is None:
-            node = self._initial = self.node_at(self.game.start())
+            node = self._initial = self.node_at(self._start())
         return node
+
+    def _start(self) -> State:
+        """The engine's state at the start of a game (a game with options overrides it)."""
+        return self.game.start()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # a fixed encoding: copies (an OpenSpiel clone's) share it
@@ -322,7 +326,11 @@ class Encoding(ABC):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.name, self.ruleset, self.max_turns))
+        return (_rebuild, (self.name, self.ruleset, self.max_turns, *self._options()))
+
+    def _options(self) -> tuple[Any, ...]:
+        """The encoding's options after the turn limit, as ``encoding()`` takes them."""
+        return ()
 
     def node_at(self, position: State | str) -> Node:
         """The node at a position (a state of this game, or a position string), as the start of
@@ -503,11 +511,11 @@ MISSING: Any = object()
 """What ``Encoding.what`` answers for an action that is not legal."""
 
 
-def _rebuild(name: str, ruleset: str, max_turns: int) -> Encoding:
-    """An encoding unpickled: the same game, ruleset and turn limit."""
+def _rebuild(name: str, ruleset: str, max_turns: int, *options: Any) -> Encoding:
+    """An encoding unpickled: the same game, ruleset, turn limit and options."""
     from . import encoding
 
-    return encoding(name, ruleset, max_turns)
+    return encoding(name, ruleset, max_turns, *options)
 
 
 def _as_action(value: object) -> int:

@@ -7,14 +7,15 @@
 >>> state.is_chance_node(), game.num_distinct_actions()
 (True, 157)
 
-Registered games: ``ludotheque_general``, ``ludotheque_backgammon`` (chance nodes for the dice)
-and ``ludotheque_defiance``, each with the parameters ``ruleset`` (the game's rulesets, as
+Registered games: ``ludotheque_general``, ``ludotheque_backgammon`` (chance nodes for the dice) and
+``ludotheque_defiance``, each with the parameters ``ruleset`` (the game's rulesets, as
 ``ludotheque.available_games()`` lists them) and ``max_turns`` (the turn limit, see each game's
-encoding; 0, the default, is the ruleset's own). Actions, chance outcomes and observation
-tensors follow the encodings of ``ludotheque.envs.general``, ``.backgammon`` and ``.defiance``;
-players are numbered as the game lists its sides (player 0 moves first). Returns are 1 for a
-win, -1 for a loss and 0 for a draw or a game stopped at the turn limit (backgammon's ``money``
-ruleset: the points won).
+encoding; 0, the default, is the ruleset's own); ``ludotheque_backgammon`` also takes
+``match_length``, the points of its ``match`` ruleset's match (1 to 25; 0, the default, is 7).
+Actions, chance outcomes and observation tensors follow the encodings of
+``ludotheque.envs.general``, ``.backgammon`` and ``.defiance``; players are numbered as the game
+lists its sides (player 0 moves first). Returns are 1 for a win, -1 for a loss and 0 for a draw or a
+game stopped at the turn limit (backgammon's ``money`` ruleset: the points won).
 
 ``AgentBot`` plays one of our computer players (a level such as ``"hard"``) as an OpenSpiel
 bot, so that OpenSpiel's algorithms can meet them (``evaluate_bots``).
@@ -47,16 +48,25 @@ _LONG_NAMES = {
     "backgammon": "Ludothèque: backgammon",
     "defiance": "Ludothèque: Defiance and Domain",
 }
-_ENCODINGS: dict[tuple[str, str, int], Encoding] = {}
+_ENCODINGS: dict[tuple[str, str, int, int | None], Encoding] = {}
 
 
-def _encoding(game: str, ruleset: str, max_turns: int) -> Encoding:
-    """One encoding per game, ruleset and turn limit, shared by every state (its caches too)."""
-    key = (game, ruleset, max_turns)
+def _encoding(game: str, ruleset: str, max_turns: int, match_length: int | None) -> Encoding:
+    """One encoding per game, ruleset, turn limit and match length, shared by every state (its
+    caches too)."""
+    key = (game, ruleset, max_turns, match_length)
     enc = _ENCODINGS.get(key)
     if enc is None:
-        enc = _ENCODINGS[key] = make_encoding(game, ruleset, max_turns)
+        enc = _ENCODINGS[key] = make_encoding(game, ruleset, max_turns, match_length)
     return enc
+
+
+def _parameters(game: str) -> dict[str, Any]:
+    """A game's parameters with their defaults (0: the ruleset's own)."""
+    params: dict[str, Any] = {"ruleset": available_games()[game][0], "max_turns": 0}
+    if game == "backgammon":
+        params["match_length"] = 0
+    return params
 
 
 def _game_type(short_name: str, game: str) -> Any:
@@ -79,10 +89,7 @@ def _game_type(short_name: str, game: str) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={
-            "ruleset": available_games()[game][0],
-            "max_turns": 0,  # 0: the ruleset's own turn limit
-        },
+        parameter_specification=_parameters(game),
     )
 
 
@@ -96,8 +103,9 @@ class LudothequeGame(pyspiel.Game):  # type: ignore[misc]
         game = self.game_name
         ruleset = str(params.get("ruleset", available_games()[game][0]))
         max_turns = int(params.get("max_turns") or 0)
-        enc = make_encoding(game, ruleset, max_turns or None)
-        self.encoding = _encoding(game, enc.ruleset, enc.max_turns)
+        match_length = int(params.get("match_length") or 0) or None
+        enc = make_encoding(game, ruleset, max_turns or None, match_length)
+        self.encoding = _encoding(game, enc.ruleset, enc.max_turns, match_length)
         info = pyspiel.GameInfo(
             num_distinct_actions=enc.num_actions,
             max_chance_outcomes=enc.max_chance_outcomes,
@@ -107,7 +115,11 @@ class LudothequeGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=enc.max_game_length,
         )
-        super().__init__(_TYPES[game], info, {"ruleset": enc.ruleset, "max_turns": enc.max_turns})
+        given: dict[str, Any] = {"ruleset": enc.ruleset, "max_turns": enc.max_turns}
+        stakes = getattr(enc.initial().state, "stakes", None)
+        if stakes is not None and stakes.length:  # backgammon's match ruleset
+            given["match_length"] = stakes.length
+        super().__init__(_TYPES[game], info, given)
 
     def new_initial_state(self) -> LudothequeState:
         """The state at the start of a game."""

@@ -7,13 +7,15 @@
 >>> observation["observation"].shape, observation["action_mask"].shape
 ((215,), (157,))
 
-``env(game, ruleset=None, render_mode=None, max_turns=None)``: ``game`` is ``"general"``,
-``"backgammon"`` or ``"defiance"``; ``ruleset`` one of its rulesets (``None``: the default, as
-``ludotheque.available_games()`` lists them). Agents are ``player_0`` and ``player_1``, the
-game's sides in order (``env.unwrapped.sides`` names them); player_0 moves first. An observation
-is ``{"observation": array, "action_mask": int8 array}`` with the game's encoding (see
-``ludotheque.envs.general``, ``.backgammon``, ``.defiance``); the mask is all 0 for the agent
-not to move. A backgammon turn or a Defiance turn takes several steps of the same agent.
+``env(game, ruleset=None, render_mode=None, max_turns=None, match_length=None)``: ``game`` is
+``"general"``, ``"backgammon"`` or ``"defiance"``; ``ruleset`` one of its rulesets (``None``: the
+default, as ``ludotheque.available_games()`` lists them); ``match_length`` the points of a match of
+backgammon's ``match`` ruleset (1 to 25; ``None``: 7), for that ruleset only. Agents are
+``player_0`` and ``player_1``, the game's sides in order (``env.unwrapped.sides`` names them);
+player_0 moves first. An observation is ``{"observation": array, "action_mask": int8 array}`` with
+the game's encoding (see ``ludotheque.envs.general``, ``.backgammon``, ``.defiance``); the mask is
+all 0 for the agent not to move. A backgammon turn or a Defiance turn takes several steps of the
+same agent.
 
 Dice are rolled inside the environment with a generator seeded by ``reset(seed=…)``. The reward
 is 1 to the winner and -1 to the loser at the end (0 each for a draw). A game ended by its rules
@@ -64,9 +66,10 @@ def env(
     ruleset: str | None = None,
     render_mode: str | None = None,
     max_turns: int | None = None,
+    match_length: int | None = None,
 ) -> Any:
     """The AEC environment of ``game`` with ``ruleset``, checked as PettingZoo's classic games."""
-    return checked_env(game, ruleset, render_mode, max_turns)
+    return checked_env(game, ruleset, render_mode, max_turns, match_length)
 
 
 def wrap(environment: raw_env) -> Any:
@@ -87,9 +90,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         ruleset: str | None = None,
         render_mode: str | None = None,
         max_turns: int | None = None,
+        match_length: int | None = None,
     ) -> None:
         super().__init__()
-        self.encoding = enc = make_encoding(game, ruleset, max_turns)
+        self.encoding = enc = make_encoding(game, ruleset, max_turns, match_length)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
@@ -230,8 +234,9 @@ class checked_env(raw_env):
         ruleset: str | None = None,
         render_mode: str | None = None,
         max_turns: int | None = None,
+        match_length: int | None = None,
     ) -> None:
-        super().__init__(game, ruleset, render_mode, max_turns)
+        super().__init__(game, ruleset, render_mode, max_turns, match_length)
         self._has_reset = False
         self._has_updated = False
         self._num_actions = self.encoding.num_actions

@@ -367,3 +367,19 @@ def test_nodes_are_shared_by_copies_and_survive_pickling() -> None:
     back = pickle.loads(pickle.dumps(node))
     assert back.state == node.state and back.pending == node.pending
     assert enc.legal_actions(back) == enc.legal_actions(node)
+
+
+def test_a_match_length_is_kept_by_the_encoding_and_its_pickles() -> None:
+    import pickle
+
+    enc = encoding("backgammon", "match", match_length=5)
+    assert enc.initial().state.stakes.length == 5  # type: ignore[attr-defined]
+    assert enc.observation(enc.initial(), 0)[212] == pytest.approx(5 / 25)
+    back = pickle.loads(pickle.dumps(enc))
+    assert back.initial().state.stakes.length == 5
+    assert encoding("backgammon", "match").initial().state.stakes.length == 7  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="match ruleset"):
+        encoding("general", match_length=3)
+    for bad in (0, 26, True, "3"):
+        with pytest.raises(InvalidPosition, match="1 to 25 points"):
+            encoding("backgammon", "match", match_length=bad)  # type: ignore[arg-type]

@@ -30,7 +30,10 @@ def test_the_three_games_are_registered_with_their_parameters() -> None:
         assert tuple(loaded.observation_tensor_shape()) == enc.observation_shape
         assert loaded.max_game_length() == enc.max_game_length
         assert loaded.max_chance_outcomes() == enc.max_chance_outcomes
-        assert loaded.get_parameters() == {"ruleset": ruleset, "max_turns": enc.max_turns}
+        expected: dict[str, Any] = {"ruleset": ruleset, "max_turns": enc.max_turns}
+        if ruleset == "match":
+            expected["match_length"] = 7
+        assert loaded.get_parameters() == expected
         assert loaded.num_players() == 2 and loaded.max_utility() == -loaded.min_utility()
     game = pyspiel.load_game("ludotheque_backgammon")
     assert game.get_parameters()["ruleset"] == "seed"  # the default ruleset
@@ -41,6 +44,38 @@ def test_the_three_games_are_registered_with_their_parameters() -> None:
     assert short.max_game_length() == 24
     with pytest.raises(Exception, match="12x12"):
         pyspiel.load_game("ludotheque_defiance", {"ruleset": "12x12"})
+
+
+def test_a_backgammon_match_of_any_length() -> None:
+    """``match_length`` sets the match's points; a game string names it, and loads it again."""
+    three = pyspiel.load_game("ludotheque_backgammon", {"ruleset": "match", "match_length": 3})
+    assert three.get_parameters() == {"ruleset": "match", "max_turns": 5000, "match_length": 3}
+    state = three.new_initial_state()
+    assert state.node.state.stakes.length == 3
+    assert state.observation_tensor(0)[212] == pytest.approx(3 / 25)  # the match length over 25
+    again = pyspiel.load_game(str(three))
+    assert again.new_initial_state().node.state.stakes.length == 3
+    pyspiel.random_sim_test(three, num_sims=2, serialize=True, verbose=False)
+    rng = np.random.RandomState(3)
+    ends = []
+    for _ in range(2):  # whole one-point matches: one game each, the winner's point ends it
+        state = pyspiel.load_game(
+            "ludotheque_backgammon", {"ruleset": "match", "match_length": 1}
+        ).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        ends.append(state.node.state)
+    assert all(s.stakes.length == 1 and s.next_game() is None for s in ends)
+    with pytest.raises(Exception, match="1 to 25 points"):
+        pyspiel.load_game("ludotheque_backgammon", {"ruleset": "match", "match_length": 26})
+    with pytest.raises(Exception, match="match ruleset"):
+        pyspiel.load_game("ludotheque_backgammon", {"ruleset": "standard", "match_length": 3})
+    with pytest.raises(Exception):  # noqa: B017 - OpenSpiel's own error for a parameter it lacks
+        pyspiel.load_game("ludotheque_general", {"match_length": 3})
 
 
 @pytest.mark.parametrize(("game", "ruleset"), RULESETS)

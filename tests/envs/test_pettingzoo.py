@@ -122,6 +122,22 @@ def test_money_rewards_are_the_points_won() -> None:
         assert rewards[0] == -rewards[1] and abs(rewards[0]) >= 1 and abs(rewards[0]) % 1 == 0
 
 
+def test_a_match_of_any_length() -> None:
+    """``match_length`` sets the points of backgammon's match; whole matches end at them."""
+    _quiet(pz_test.api_test, envs.env("backgammon", "match", match_length=2))
+    env = envs.env("backgammon", "match", match_length=1)
+    for seed in range(2):
+        env.reset(seed=seed)
+        assert env.unwrapped.encoding.initial().state.stakes.length == 1
+        final = _play(env, np.random.default_rng(seed))
+        rewards = sorted(final[a][0] for a in env.possible_agents)
+        assert rewards == [-1, 1] and all(t and not c for _, t, c, _ in final.values())
+    with pytest.raises(ValueError, match="match ruleset"):
+        envs.env("backgammon", "money", match_length=3)
+    with pytest.raises(ludotheque.InvalidPosition, match="1 to 25 points"):
+        envs.env("backgammon", "match", match_length=0)
+
+
 def test_illegal_actions() -> None:
     raw = envs.raw_env("general")
     raw.reset(seed=0)
