@@ -14,24 +14,25 @@
     python tools/rollout_backgammon.py adam --dir bench/results/train/tworoll1 --epochs 60 \
         --lr 0.002                            # and --extra 128 --name adam-deep
 
-``positions`` samples positions from self-play games of the shipped network (one ply ahead, a
-fifth of the games with the seed's five-checker cap), the side on roll first, before its roll.
+``positions`` samples positions from self-play games of the shipped network (one ply ahead, a fifth
+of the games with the seed's five-checker cap), the side on roll first, before its roll.
 ``rollouts`` values each two rolls deeper (``--trials 0``, the default): for every roll the
 network's play one ply ahead, then for every roll of the other side its reply, valued by the
 network; no dice are drawn. With ``--trials N`` it rolls each out instead: N games from it, the
-first roll of each trial taken in turn from the 36 (so every first roll has its share),
-``--plies`` plies each, then the network's estimate after the last play (or the game's end, or
-the bear-off database's exact chances). It writes ``targets-<part>-of-<parts>.npz`` a
-chunk at a time and resumes where it stopped, so several processes share the work and a run
-outlives its session. ``fit`` trains a copy of the starting network (the shipped one by
-default) towards the targets by cross-entropy, holding out a tenth of the positions to measure
-it, and keeps the network of the epoch that does best on them (``fit.npz``, or ``--name``), with
-its figures in ``fit.log``. ``adam`` asks whether the optimiser or the depth is what stops the
-fit: it fits the same targets by minibatches and Adam, in numpy, from the shipped network, with
-``--extra N`` a second hidden layer of N units put between its hidden layer and a fresh output
-layer, and logs each epoch's errors on the learned and the held-out positions by kind (it keeps
-no network: ``Network`` has one hidden layer). GNU Backgammon is not asked anything: it stays
-the yardstick (``bench/gnubg_match.py``), never the teacher.
+first roll of each trial taken in turn from the 36 (so every first roll has its share), ``--plies``
+plies each, then the network's estimate after the last play (or the game's end, or the bear-off
+database's exact chances). It writes ``targets-<part>-of-<parts>.npz`` a chunk at a time and resumes
+where it stopped, so several processes share the work and a run outlives its session. ``fit`` trains
+a copy of the starting network (the shipped one by default) towards the targets by cross-entropy,
+holding out a tenth of the positions to measure it, and keeps the network of the epoch that does
+best on them (``fit.npz``, or ``--name``), with its figures in ``fit.log``. ``adam`` asks whether
+the optimiser or the depth is what stops the fit: it fits the same targets by minibatches and Adam,
+in numpy, from the shipped network, with ``--extra N`` a second hidden layer of N units put between
+its hidden layer and a fresh output layer, ``--learn K`` learning from the first K positions only
+and ``--more DIR`` from another run's positions too (the held-out ones stay ``--dir``'s), and logs
+each epoch's errors on the learned and the held-out positions by kind (it keeps no network:
+``Network`` has one hidden layer). GNU Backgammon is not asked anything: it stays the yardstick
+(``bench/gnubg_match.py``), never the teacher.
 """
 
 from __future__ import annotations
@@ -201,6 +202,13 @@ def adam(args: argparse.Namespace) -> None:
     me, opp, targets = _targets(folder)
     n = len(targets)
     cut = n - n // 10  # the same held-out tenth as ``fit``
+    if args.more is not None:  # more positions to learn from, put before the held-out ones
+        more = _targets(args.more)
+        me, opp, targets = (np.concatenate([a[:cut], b, a[cut:]]) for a, b in zip(
+            (me, opp, targets), more, strict=True))  # fmt: skip
+        cut += len(more[2])
+        n = len(targets)
+    learn = min(cut, args.learn or cut)  # a learning curve: the first ``--learn`` of them
     x = encode_counts(me.astype(np.uint8), opp.astype(np.uint8), INPUTS2)
     kinds = kind_of(me, opp)
     net = Network.load(SHIPPED)
@@ -234,8 +242,8 @@ def adam(args: argparse.Namespace) -> None:
     say("start")
     for epoch in range(1, args.epochs + 1):
         lr = args.lr * 0.1 ** ((epoch - 1) / max(1, args.epochs - 1))
-        order = rng.permutation(cut)
-        for s in range(0, cut, args.batch):
+        order = rng.permutation(learn)
+        for s in range(0, learn, args.batch):
             idx = order[s : s + args.batch]
             acts = forward(x[idx])
             delta = (acts[-1] - targets[idx]) / len(idx)  # cross-entropy through the sigmoid
@@ -299,6 +307,8 @@ def main() -> None:
     a.add_argument("--extra", type=int, default=0, help="units of a second hidden layer")
     a.add_argument("--seed", type=int, default=3)
     a.add_argument("--name", default="adam")
+    a.add_argument("--learn", type=int, default=0, help="positions learned from (0: all)")
+    a.add_argument("--more", type=Path, help="a run folder whose targets are learned from too")
     args = parser.parse_args()
     commands = {"positions": positions, "rollouts": rollouts, "fit": fit, "adam": adam}
     commands[args.command](args)
