@@ -331,6 +331,23 @@ def test_forced_plays_can_be_left_to_the_player(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_the_announcement_of_a_forced_play_goes_when_the_game_ends(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """A forced play left to the player is announced under the board; a resignation ends the
+    game, and the announcement of a play nobody can make any more goes with it."""
+    page = new_page()
+    forced_plays_by_hand(page)
+    start(page, server, "W[3x1,1x1] B[6x5,5x5,4x5] w 21")
+    expect(page.locator("#message")).to_contain_text("Only one play is possible: 3/2 2/off")
+    page.click("#resign")
+    page.click("#confirm-yes")
+    expect(page.locator("#share")).to_be_visible()
+    expect(page.locator("#message")).to_have_text("")
+    shot(page, "backgammon-forced-gone-after-resigning")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def test_a_player_who_starts_a_forced_play_finishes_it(
     server: Server, new_page: Callable[..., Page]
 ) -> None:

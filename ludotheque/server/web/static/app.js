@@ -186,6 +186,8 @@ function handle(message) {
     // a refusal speaks of the position it was made in: once the game has moved on, it goes
     const box = $("message");
     if (previous && previous.ply !== snap.ply && box.classList.contains("error") && !box.dataset.offline) say("");
+    // so does the announcement of a forced play, once it is played or the game is over
+    if (box.dataset.forced && (box.dataset.forced !== String(snap.ply) || snap.outcome)) say("");
     if (view !== null && mode !== "archive" && previous && view === previous.history.length) view = null;
     render();
     announce(previous, snap);
@@ -241,6 +243,7 @@ function playForced() {
   const only = snap.legal[0];
   forcedPly = ply;
   say(t("bg.forced", { play: only }));
+  $("message").dataset.forced = String(ply);
   if (!forcedByItself()) return;
   forcedTimer = setTimeout(() => {
     forcedTimer = null;
@@ -272,6 +275,7 @@ function say(text, isError = false) {
   const box = $("message");
   box.textContent = text;
   delete box.dataset.offline;
+  delete box.dataset.forced;
   box.classList.toggle("error", Boolean(isError && text));
 }
 
