@@ -215,6 +215,13 @@ def test_a_double_is_written_with_its_count(server: Server, new_page: Callable[.
 def test_friends_in_two_browsers(server: Server, new_page: Callable[..., Page]) -> None:
     host = new_page()
     start(host, server, mode="friend", ruleset="standard")
+    # a link's box is tall enough for an underscore under the baseline (at 1.2 lines it was
+    # cut off, and "w_A" read "w A")
+    box = host.evaluate(
+        "() => { const i = document.querySelector('#link-white');"
+        " return [i.clientHeight, parseFloat(getComputedStyle(i).fontSize)]; }"
+    )
+    assert box[0] >= 1.9 * box[1], box
     white_link = host.get_attribute('[data-seat-link="white"]', "href")
     black_link = host.get_attribute('[data-seat-link="black"]', "href")
     white, black = new_page(), new_page()

@@ -99,3 +99,27 @@ def test_desktop_board_left_panel_right(
     assert resign["x"] >= panel["x"] and resign["y"] < box(page, "#move-list")["y"]
     shot(page, f"desktop-{game}")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_archive_on_a_phone_keeps_each_games_links_in_sight(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """On a phone the archive is a list of cards: each game's links (replay, analyse, file)
+    are under its result, not in a fifth column past the screen's right edge."""
+    page = new_page(viewport=PHONE, locale="fr-FR", has_touch=True)
+    open_game(page, server, "backgammon", "svg.backgammon", mode="computer", level="easy")
+    page.click("#resign")
+    page.click("#confirm-yes")
+    expect(page.locator("#share")).to_be_visible()
+    page.goto(server.url + "/archive")
+    links = page.locator("#archive a[id^='replay-']")
+    expect(links.first).to_be_visible()
+    edges = page.evaluate(
+        "() => [...document.querySelectorAll('#archive a')]"
+        ".map(a => a.getBoundingClientRect().right)"
+    )
+    assert max(edges) <= PHONE["width"], f"archive links reach {max(edges)} px"
+    width = page.evaluate("() => document.querySelector('section.archive').scrollWidth")
+    assert width <= PHONE["width"], f"the archive scrolls sideways ({width} px)"
+    shot(page, "archive-phone-fr")
+    assert not page.errors  # type: ignore[attr-defined]

@@ -247,5 +247,13 @@ def test_every_target_is_44_px_on_a_phone(
     assert not unknown, "links exempted that are not known to be in a sentence:\n" + "\n".join(
         unknown
     )
+    # the archive's links (replay, analyse, file) are in sight, not in a column past the edge
+    bob.goto(place.url + "/archive")
+    edges = bob.evaluate(
+        "() => [...document.querySelectorAll('#archive a')]"
+        ".map(a => a.getBoundingClientRect().right)"
+    )
+    assert edges and max(edges) <= PHONE["width"], f"archive links reach {max(edges)} px"
+    expect(bob.locator("#archive a[id^='replay-']").first).to_be_in_viewport()
     for page in (alice, bob, stranger):
         assert not page.errors  # type: ignore[attr-defined]

@@ -165,3 +165,18 @@ def test_a_match_s_games_come_in_order_whatever_order_the_database_gives() -> No
         [entry] = group([dict(g) for g in listed])
         assert [g["id"] for g in entry["games"]] == ["a", "b"]
         assert entry["score"] == {"white": 3, "black": 0} and entry["winner"] == "white"
+
+
+def test_a_cubeless_game_resigned_says_resignation_alone(client: TestClient) -> None:
+    """Where a game is played for the win alone (``seed``, ``standard``), what a resignation
+    gave up counts for nothing: the archive says "resignation", as the game's page does, not
+    "resignation (a backgammon)"."""
+    for ruleset in ("seed", "standard"):
+        made = new_game(client, game="backgammon", ruleset=ruleset, mode="local")
+        response = client.post(f"/api/play/{token_of(made['seats']['both'])}/resign")
+        assert response.status_code == 200, response.text
+        for lang, word in (("en", "resignation"), ("fr", "abandon")):
+            html = client.get("/archive", headers={"accept-language": lang}).text
+            text = row(html, made["id"])
+            assert re.search(rf"— {word}(?! \()", text), text
+            assert "gammon)" not in text, text
