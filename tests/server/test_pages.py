@@ -73,6 +73,39 @@ def test_form_creates_games(client: TestClient) -> None:
     assert client.get(f"/api/play/{token}").json()["mode"] == "local"
 
 
+def test_the_links_page_is_reloaded_without_making_a_new_game(client: TestClient) -> None:
+    """The new game's form leads to a page of its own (Post/Redirect/Get): reloading it shows
+    the same links and makes no game; the page shows links only for the tokens of one game's
+    every seat, so an address put together from other tokens shows nothing."""
+    made = client.post("/new", data={"game": "backgammon", "mode": "friend"},
+                       follow_redirects=False)  # fmt: skip
+    assert made.status_code == 303 and made.headers["location"].startswith("/links?")
+    address = made.headers["location"]
+    first, again = client.get(address), client.get(address)
+    assert first.status_code == again.status_code == 200
+    seats = re.findall(r'href="/play/([^"]+)" data-seat-link="(\w+)"', first.text)
+    assert sorted(side for _, side in seats) == ["black", "white"]
+    assert re.findall(r'href="/play/([^"]+)"', again.text) == [t for t, _ in seats]
+    game_ids = {client.get(f"/api/play/{t}").json()["id"] for t, _ in seats}
+    assert len(game_ids) == 1
+    watch = re.search(r'href="/watch/([^"]+)"', first.text).group(1)  # type: ignore[union-attr]
+    tokens = dict((side, t) for t, side in seats)
+    other = client.post("/new", data={"game": "backgammon", "mode": "friend"},
+                        follow_redirects=False).headers["location"]  # fmt: skip
+    other_white = re.search(r"white=([^&]+)", other).group(1)  # type: ignore[union-attr]
+    for query in (
+        {"white": tokens["white"], "watch": watch},  # a seat missing
+        {"white": other_white, "black": tokens["black"], "watch": watch},  # two games
+        {"white": tokens["black"], "black": tokens["white"], "watch": watch},  # sides swapped
+        {"white": tokens["white"], "black": tokens["black"], "watch": tokens["white"]},
+        {"white": tokens["white"], "black": tokens["black"]},  # no watch link
+        {"white": tokens["white"], "black": tokens["black"], "watch": watch, "x": "y"},
+    ):
+        refused = client.get("/links", params=query, headers={"accept-language": "fr"})
+        assert refused.status_code == 404 and "/play/" not in refused.text, query
+        assert "ce lien n" in refused.text
+
+
 def test_rules_of_backgammon_and_defiance(client: TestClient) -> None:
     bg_en = client.get("/rules/backgammon", headers={"accept-language": "en"}).text
     assert "at most five of your own checkers on a point" in bg_en

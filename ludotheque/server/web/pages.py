@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -21,7 +22,7 @@ from ...ai.levels import ALL_LEVELS, SOLVED
 from ...solve.certificate import summary
 from ..accounts.identity import CSRF_FIELD, Who, remember, require_csrf, token_for, who
 from ..clock.controls import PRESETS, control_name, control_names
-from ..errors import GameError
+from ..errors import GameError, say
 from ..i18n import catalog
 from ..i18n.languages import (
     LANGUAGES,
@@ -320,6 +321,30 @@ async def new_from_form(request: Request, service: ServiceDep, limits: LimitsDep
         if retry is not None:
             response.headers["Retry-After"] = str(retry)
         return response
-    if spec.mode == "friend":
-        return page(request, "links.html", game=spec.game, seats=seats, watch=watch)
+    if spec.mode == "friend":  # the links on a page of their own: reloading it makes no game
+        query = urlencode({**seats, WATCH: watch})
+        return RedirectResponse(f"/links?{query}", status_code=303)
     return RedirectResponse(f"/play/{seats[BOTH]}", status_code=303)
+
+
+@router.get("/links", response_class=HTMLResponse)
+async def links_page(request: Request, service: ServiceDep) -> Response:
+    """A friend game's links, each side's seat and the watchers', from the tokens the address
+    carries (where the new game's form leads): shown only when they are every seat of one
+    game, so that the page names no link its reader does not already hold."""
+    given = dict(request.query_params)
+    try:
+        watch = given.pop(WATCH, "")
+        session, seat = await service.seat(watch)
+        if seat != WATCH or not given:
+            raise GameError(say("this link does not open any game"), "bad-token", 404)
+        for side, token in given.items():
+            other, seat = await service.seat(token)
+            if other.id != session.id or seat != side:
+                raise GameError(say("this link does not open any game"), "bad-token", 404)
+        if set(given) != set(session.record.game_object.sides):
+            raise GameError(say("this link does not open any game"), "bad-token", 404)
+    except GameError as exc:
+        return error_page(request, exc)
+    seats = {side: given[side] for side in session.record.game_object.sides}
+    return page(request, "links.html", game=session.game, seats=seats, watch=watch)
