@@ -170,8 +170,17 @@ def test_lists_in_both_languages_and_sizes(place: Server, new_page: Callable[...
             expect(mine).to_have_count(1)
             expect(mine).to_contain_text("bob")
             expect(mine).to_contain_text(names[lang][3])
-            him.click("#open-list li.mine button")  # withdrawn: the next round starts afresh
+            # alice declines it: bob is told, and his form is as new (the next round starts afresh)
+            mine.get_by_role("button", name=re.compile("^(Decline|Refuser)")).click()
             expect(mine).to_have_count(0)
+            declined = {"fr": "alice a refusé votre défi.", "en": "alice declined your challenge."}
+            expect(him.locator("#seek-message")).to_have_text(declined[lang])
+            expect(him.locator("#post")).to_have_text(
+                "Lancer un défi" if lang == "fr" else "Post a challenge"
+            )
+            expect(him.locator("#open-list li.mine")).to_have_count(0)
+            expect(him.locator("#challenge-help")).to_be_hidden()  # it spoke of alice
+            shot(him, f"lists-lobby-declined-{where}")
 
             # the players online, in the lobby of a second browser
             carol.goto(f"{place.url}/lobby")

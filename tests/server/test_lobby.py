@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from ludotheque.server import timesource
 from ludotheque.server.errors import GameError
 from ludotheque.server.store.db import RatingRow, SeekRow
 from tests.server.people import Person, on_loop, place_client, sign_up, visitor
@@ -133,8 +134,14 @@ def test_a_challenge_to_a_named_player(client: TestClient) -> None:
     assert to_bob[0]["to_me"] and to_bob[0]["opponent"] == "bob"
     assert carol.post(f"/api/lobby/seeks/{seek_id}/accept").status_code == 403
     assert carol.post(f"/api/lobby/seeks/{seek_id}/decline").status_code == 409
-    assert bob.post(f"/api/lobby/seeks/{seek_id}/decline").status_code == 200
-    assert lobby(alice)["seeks"] == []
+    with timesource.using(timesource.FakeTime()) as clock:
+        assert bob.post(f"/api/lobby/seeks/{seek_id}/decline").status_code == 200
+        assert lobby(alice)["seeks"] == []
+        # the challenger is told who declined it, for a minute; nobody else is
+        assert lobby(alice)["declined"] == [{"id": seek_id, "by": "bob"}]
+        assert lobby(bob)["declined"] == [] and lobby(carol)["declined"] == []
+        clock.advance(61)
+        assert lobby(alice)["declined"] == []
     again = seek(alice, opponent="bob")
     assert bob.post(f"/api/lobby/seeks/{again}/accept").status_code == 200
 

@@ -159,6 +159,7 @@ PLACE = words(
     word("lobby.side_random", "Random"),
     word("lobby.challenged", "A challenge for you"),
     word("lobby.challenged_by", "{name} challenges you."),
+    word("lobby.declined", "{name} declined your challenge."),
     word("lobby.starting", "Your game starts"),
     word("lobby.starting_body", "An opponent took you on."),
     word("profile.ratings", "Ratings"),

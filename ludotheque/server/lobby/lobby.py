@@ -60,6 +60,7 @@ log = logging.getLogger("ludotheque.lobby")
 
 RENEW_SECONDS = 10.0  # a process renews the seeks of the lobby pages it holds this often
 STALE_SECONDS = 45.0  # a seek not renewed for this long is gone
+DECLINED_SECONDS = 60.0  # how long a challenger's lobby page is told of a declined challenge
 WAVE_SECONDS = 2.0  # quick pairing runs this often while seeks wait
 PAIRED_RECENTLY = 120.0  # after a gap in the bus, pages of seeks paired this recently are told
 GAMES_SECONDS = 10.0  # the list of games being played is read again this often
@@ -217,6 +218,13 @@ class Lobby:
                         .limit(300)
                     ).all()
                 )
+                seeks += db.scalars(
+                    select(SeekRow)
+                    .where(SeekRow.status == "declined",
+                           SeekRow.seen_at > stamp - DECLINED_SECONDS)
+                    .order_by(SeekRow.created_at)
+                    .limit(100)
+                ).all()  # fmt: skip
                 ids = {s.user_id for s in seeks if s.user_id is not None}
                 bots = set(
                     db.scalars(
@@ -236,13 +244,17 @@ class Lobby:
 
     def view(self, who: Who) -> dict[str, Any]:
         """What ``who``'s lobby page shows: the open challenges they may see, their own
-        quick-pairing seek, the challenges to them, the games being played, and who is
-        online."""
+        quick-pairing seek, the challenges to them, the games being played, who is online,
+        and their challenges to a named player declined in the last minute."""
         me = _of(who) if who.key is not None else None
         my_key = username_key(who.user.username) if who.user is not None else None
-        seeks, quick = [], None
+        seeks, quick, declined = [], None, []
         for row in self.seeks:
             mine = me is not None and _player(row).key == me.key
+            if row.status == "declined":  # (read for its challenger only, for a minute)
+                if mine:
+                    declined.append({"id": row.id, "by": row.opponent_name})
+                continue
             if row.kind == "quick":
                 if mine:
                     quick = _seek_view(row, True, False, self.bots)
@@ -252,7 +264,8 @@ class Lobby:
                 continue
             seeks.append(_seek_view(row, mine, to_me, self.bots))
         return {"type": "lobby", "seeks": seeks, "quick": quick, "games": self.games,
-                "signed_in": who.user is not None, "online": self.online}  # fmt: skip
+                "signed_in": who.user is not None, "online": self.online,
+                "declined": declined}  # fmt: skip
 
     # -- seeking -----------------------------------------------------------------------------
 
@@ -353,7 +366,7 @@ class Lobby:
                 done = db.execute(
                     update(SeekRow)
                     .where(SeekRow.id == seek_id, SeekRow.status == "open", whose)
-                    .values(status=status)
+                    .values(status=status, seen_at=self.now())  # (a decline's time: shown)
                 )
                 if done.rowcount:  # type: ignore[attr-defined]
                     self._publish_in(db, "seeks")

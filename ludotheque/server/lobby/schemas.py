@@ -55,6 +55,11 @@ class OnlineView(Answer):
     players: list[OnlinePlayer] = Field(description="the players signed in, by name")
 
 
+class Declined(Answer):
+    id: str = Field(description="the reader's challenge that was declined")
+    by: str | None = Field(description="the player it named, who declined it")
+
+
 class LobbyView(Answer):
     type: str = Field(description="always `lobby` (the same message as the lobby's socket)")
     seeks: list[SeekView]
@@ -62,6 +67,9 @@ class LobbyView(Answer):
     games: list[PlayingView]
     signed_in: bool
     online: OnlineView
+    declined: list[Declined] = Field(
+        description="the reader's challenges to a named player declined in the last minute"
+    )
 
 
 class SeekPosted(Answer):

@@ -53,6 +53,8 @@ function fillForm() {
 function namePost() {
   const name = $("seek-opponent").value.trim();
   $("post").textContent = name ? t("challenge.button", { name }) : t("lobby.post");
+  // the profile's help about its named challenge goes once the name does (posted, declined)
+  if ($("challenge-help") && !name) $("challenge-help").hidden = true;
 }
 
 $("seek-opponent").addEventListener("input", namePost);
@@ -110,6 +112,7 @@ $("seek-form").addEventListener("submit", async (event) => {
   try {
     await post("/api/lobby/seeks", seekBody("open"));
     $("seek-opponent").value = "";
+    namePost();
     say(t("lobby.posted"), false);
   } catch (error) {
     say(error.message);
@@ -221,6 +224,8 @@ function seekItem(seek) {
   return li;
 }
 
+const toldDeclined = new Set(); // the declined challenges already said on this page
+
 function render(view) {
   const open = view.seeks.filter((s) => !s.to_me);
   const toMe = view.seeks.filter((s) => s.to_me);
@@ -235,6 +240,14 @@ function render(view) {
     }
   }
   knownToMe = new Set(toMe.map((s) => s.id));
+  // a challenge to a named player that they declined: said once, and the form is as new
+  for (const declined of view.declined || []) {
+    if (toldDeclined.has(declined.id)) continue;
+    toldDeclined.add(declined.id);
+    play("offer");
+    say(t("lobby.declined", { name: declined.by || t("player.anonymous") }), false);
+    namePost();
+  }
   $("searching").hidden = !view.quick;
   if (view.quick) {
     $("searching-text").textContent = t("lobby.searching", { what: describe(view.quick) });
