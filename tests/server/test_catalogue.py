@@ -61,7 +61,7 @@ def test_counted_words_take_each_language_s_plural() -> None:
     assert translate("fr", "chat.muted_count", n=0) == "0 message masqué."
     assert translate("fr", "chat.muted_count", n=3) == "3 messages masqués."
     assert say_n("{n} point", "{n} points", 2)("en") == "2 points"
-    assert say("there is no such game")("fr") == "cette partie n'existe pas"
+    assert say("there is no such game")("fr") == "cette partie n’existe pas"
 
 
 @pytest.mark.parametrize(

@@ -259,7 +259,7 @@ def test_a_write_whose_commit_is_uncertain_is_checked_against_the_log(
         headers={"Accept-Language": "fr"},
     )  # fmt: skip
     assert failed.status_code == 503 and failed.json()["code"] == "unavailable", failed.text
-    assert "rien n'a changé" in failed.json()["detail"]
+    assert "rien n’a changé" in failed.json()["detail"]
     monkeypatch.setattr(target, name, real)
     state = client.get(f"/api/play/{token}").json()
     assert [h["text"] for h in state["history"]] == ["a2-b2"] and state["ply"] == 1

@@ -17,7 +17,7 @@ def test_refusals_follow_the_language(client: TestClient) -> None:
     french = client.post(f"/api/play/{token}/move", json={"move": "a2-b2", "ply": 5}, headers=FR)
     assert french.status_code == 409 and "en est au demi-coup 0" in french.json()["detail"]
     client.cookies.set("lang", "fr")
-    assert "n'ouvre aucune partie" in client.get("/api/play/nope").json()["detail"]
+    assert "n’ouvre aucune partie" in client.get("/api/play/nope").json()["detail"]
     assert "ouvre aucune partie" in client.get("/play/nope").text
     illegal = client.post(f"/api/play/{token}/move", json={"move": "c3-c5", "ply": 0})
     assert illegal.json()["detail"] == "le général est en c3, et c’est aux rebelles de jouer"
