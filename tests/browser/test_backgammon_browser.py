@@ -434,7 +434,7 @@ def test_a_gammon_is_said_whatever_the_ruleset(
     page.press("#move-input", "Enter")
     result = page.locator("#result")
     expect(result).to_contain_text("a gammon: the loser bore off no checker")
-    expect(result).to_contain_text("played for the win alone")
+    expect(result).to_contain_text("played for the win alone: the winner scores one win, no more")
     expect(result).to_contain_text("all checkers borne off")
     expect(page.locator("#step-info")).to_have_text("Turn 1 of 1")
     assert not page.errors  # type: ignore[attr-defined]

@@ -177,7 +177,10 @@ SITE = words(
         "a backgammon: no checker borne off, one still on the bar or in the winner's home",
     ),
     word("bg.won_resigned", "the loser resigned {kind}"),
-    word("bg.kind_for_win", "this game is played for the win alone, so it counts as a win"),
+    word(
+        "bg.kind_for_win",
+        "this game is played for the win alone: the winner scores one win, no more",
+    ),
     word(
         "bg.kind_jacoby", "it counts as a single game: the Jacoby rule, the cube was never turned"
     ),
