@@ -391,6 +391,44 @@ def test_the_tray_numbers_say_what_they_are(server: Server, new_page: Callable[.
     shot(page, "backgammon-tray-pips")
 
 
+def test_fifteen_checkers_off_leave_the_pip_count_in_sight(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """A tray full of checkers borne off (fifteen) stops short of its side's pip count."""
+    page = new_page()
+    for mover in ("w", "b"):
+        start(page, server, f"W[1] B[1] {mover} 21")
+        page.fill("#move-input", "1/off")
+        page.press("#move-input", "Enter")
+        expect(page.locator("#result")).to_be_visible()
+        side = "white" if mover == "w" else "black"
+        expect(page.locator(f"svg.backgammon rect.off.{side}")).to_have_count(15)
+        assert _pips_covered(page) == 0, side
+        page.click("#flip-board")  # the full tray on the other edge of the board
+        expect(page.locator("#flip-board")).to_have_attribute("aria-pressed", "true")
+        assert _pips_covered(page) == 0, f"{side}, flipped"
+        page.click("#flip-board")
+    shot(page, "backgammon-fifteen-off")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def _pips_covered(page: Page) -> int:
+    """How many of the trays' pip numbers and words a checker borne off covers."""
+    return int(
+        page.evaluate(
+            """() => {
+          const boxes = (sel) =>
+            [...document.querySelectorAll(sel)].map((n) => n.getBoundingClientRect());
+          const meet = (a, b) =>
+            a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          const slabs = boxes("svg.backgammon rect.off");
+          return boxes("svg.backgammon g.pips text")
+            .filter((t) => slabs.some((s) => meet(s, t))).length;
+        }"""
+        )
+    )
+
+
 def test_a_dragged_checker_follows_the_pointer(
     server: Server, new_page: Callable[..., Page]
 ) -> None:

@@ -491,8 +491,10 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
     // the trays
     for (const [side, isTop] of [[bottom, false], [top, true]]) {
       const n = b[side][0];
+      // fifteen slabs stop short of the pip count by the tray's inner edge (at 17 px apart
+      // the last ones covered it)
       for (let i = 0; i < n; i++) {
-        el("rect", { x: TRAY_X + 6, y: isTop ? 20 + i * 17 : 565 - i * 17, width: 56, height: 14, rx: 3,
+        el("rect", { x: TRAY_X + 6, y: isTop ? 20 + i * 16 : 565 - i * 16, width: 56, height: 13, rx: 3,
                      class: `off ${side}`, "data-side": side }, isTop ? stacks.topOff : stacks.off);  // prettier-ignore
       }
     }
