@@ -156,9 +156,11 @@ def open_game(
         page.check(f'label.side[data-game="{game}"] input[value="{side}"]')
     if position:
         page.fill("#position", position)
-    page.click("#start")
+    page.click("#start")  # (the page sends the form, then goes where it leads)
     if mode != "friend":
         page.wait_for_selector(f"{board}[data-position]")
+    else:
+        page.wait_for_selector("#links [data-watch-link]")
 
 
 def bg_steps(page: Page, *steps: tuple[str, str]) -> None:

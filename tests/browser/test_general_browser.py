@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Server, open_game, shot
@@ -292,4 +293,33 @@ def test_the_points_names_are_never_under_a_piece_or_a_line(
                 shot(page, f"general-names-{'flipped' if flipped == '1' else 'upright'}")
         if page.get_attribute("svg.general", "data-flipped") == "1":
             page.click("#flip-board")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_position_refused_is_said_by_the_form_and_kept(
+    server: Server, new_page: Callable[..., Page], lang: str
+) -> None:
+    """A position string that is not one is refused above the Start button, in the reader's
+    language, with everything chosen and typed still there; corrected, the game starts."""
+    page = new_page(locale="fr-FR" if lang == "fr" else "en-GB")
+    page.goto(server.url + "/")
+    page.check('input[name="mode"][value="computer"]')
+    page.check('input[name="level"][value="easy"]')
+    page.fill("#position", "c3 zz9 r 1")
+    page.click("#start")
+    error = page.locator("#start-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("invalid position" if lang == "en" else "position invalide")
+    expect(error).to_contain_text("zz9")
+    assert page.url.rstrip("/") == server.url  # still the form
+    expect(page.locator("#position")).to_have_value("c3 zz9 r 1")
+    expect(page.locator('input[name="mode"][value="computer"]')).to_be_checked()
+    expect(page.locator('input[name="level"][value="easy"]')).to_be_checked()
+    expect(page.locator("#position")).to_be_focused()
+    shot(page, f"home-position-refused-{lang}")
+    page.fill("#position", "")
+    page.click("#start")
+    page.wait_for_selector("svg.general")
+    assert "/play/" in page.url
     assert not page.errors  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -316,7 +316,16 @@ async def new_from_form(request: Request, service: ServiceDep, limits: LimitsDep
         )
         _session, seats, watch = await create_game(service, limits, request, spec)
     except GameError as exc:
-        response = error_page(request, exc)
+        wants_json = "application/json" in request.headers.get("accept", "")
+        # the home page's script asks for the refusal alone, and says it by the form
+        response = (
+            JSONResponse(
+                {"detail": exc.in_language(language(request)), "code": exc.code},
+                status_code=exc.status,
+            )
+            if wants_json
+            else error_page(request, exc)
+        )
         retry = exc.retry_after
         if retry is not None:
             response.headers["Retry-After"] = str(retry)

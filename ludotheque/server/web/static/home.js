@@ -87,3 +87,41 @@ if (params.get("ruleset")) {
   if (radio) radio.checked = true;
 }
 if (params.get("position")) document.getElementById("position").value = params.get("position");
+
+// The form is sent by the page when it can: a refusal (a position that is not one, too many
+// games a minute) is said above the Start button and everything typed stays; without scripts
+// the form posts as a plain form and a refusal is a page of its own.
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = document.getElementById("start-error");
+  const start = document.getElementById("start");
+  start.disabled = true;
+  try {
+    const response = await fetch(form.action, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { Accept: "application/json" },
+    });
+    if (response.ok) {
+      location.assign(response.url); // the game (or its links), where the form leads
+      return;
+    }
+    let detail = "";
+    try {
+      detail = (await response.json()).detail || "";
+    } catch {
+      // not an answer of ours (a proxy's page): the plain form says what it can
+    }
+    if (!detail) {
+      form.submit();
+      return;
+    }
+    error.textContent = detail;
+    error.hidden = false;
+    if (response.status === 422) document.getElementById("position").focus();
+  } catch {
+    form.submit(); // no answer at all: the plain form, which shows what happened
+  } finally {
+    start.disabled = false;
+  }
+});
