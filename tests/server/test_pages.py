@@ -69,6 +69,11 @@ def test_form_creates_games(client: TestClient) -> None:
     assert links.count("/play/") >= 2 and "/watch/" in links
     bad = client.post("/new", data={"game": "general", "mode": "local", "position": "zz"})
     assert bad.status_code == 422 and "invalid position" in bad.text
+    # the home page's script asks for the refusal alone, in the reader's language
+    said = client.post("/new", data={"game": "general", "position": "zz"},
+                       headers={"accept": "application/json", "accept-language": "fr"})  # fmt: skip
+    assert said.status_code == 422 and said.json()["code"] == "invalid-position"
+    assert said.json()["detail"].startswith("position invalide")
     token = token_of(response.headers["location"])
     assert client.get(f"/api/play/{token}").json()["mode"] == "local"
 
