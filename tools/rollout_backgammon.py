@@ -30,9 +30,10 @@ the optimiser or the depth is what stops the fit: it fits the same targets by mi
 in numpy, from the shipped network, with ``--extra N`` a second hidden layer of N units put between
 its hidden layer and a fresh output layer, ``--learn K`` learning from the first K positions only
 and ``--more DIR`` from another run's positions too (the held-out ones stay ``--dir``'s), and logs
-each epoch's errors on the learned and the held-out positions by kind (it keeps no network:
-``Network`` has one hidden layer). GNU Backgammon is not asked anything: it stays the yardstick
-(``bench/gnubg_match.py``), never the teacher.
+each epoch's errors on the learned and the held-out positions by kind; without ``--extra`` it keeps
+the network of the epoch best on the held-out positions (``<name>.npz``; ``Network`` has one hidden
+layer, so a deeper one is measured, not kept). GNU Backgammon is not asked anything: it stays the
+yardstick (``bench/gnubg_match.py``), never the teacher.
 """
 
 from __future__ import annotations
@@ -227,6 +228,8 @@ def adam(args: argparse.Namespace) -> None:
             acts.append(_sigmoid(acts[-1] @ w + b))
         return acts
 
+    best = [np.inf]
+
     def say(tag: str) -> None:
         off = np.abs(forward(x[cut:])[-1][:, 0] - targets[cut:, 0]) * 100
         learned = np.abs(forward(x[:8000])[-1][:, 0] - targets[:8000, 0]).mean() * 100
@@ -236,6 +239,10 @@ def adam(args: argparse.Namespace) -> None:
                 f"learned from (first 8,000) {learned:.3f}")  # fmt: skip
         print(text, file=log, flush=True)  # type: ignore[call-overload]
         print(text, flush=True)
+        if len(layers) == 2 and off.mean() < best[0]:  # a network the package can read: kept
+            best[0] = off.mean()
+            (w1, b1), (w2, b2) = layers
+            Network(w1.copy(), b1.copy(), w2.copy(), b2.copy()).save(folder / f"{args.name}.npz")
 
     moments = [[(np.zeros_like(a), np.zeros_like(a)) for a in layer] for layer in layers]
     step = 0
