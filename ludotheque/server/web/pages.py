@@ -342,17 +342,19 @@ async def links_page(request: Request, service: ServiceDep) -> Response:
     carries (where the new game's form leads): shown only when they are every seat of one
     game, so that the page names no link its reader does not already hold."""
     given = dict(request.query_params)
+
+    def refused() -> GameError:
+        return GameError(say("this link does not open any game"), "bad-token", 404)
+
     try:
         watch = given.pop(WATCH, "")
         session, seat = await service.seat(watch)
-        if seat != WATCH or not given:
-            raise GameError(say("this link does not open any game"), "bad-token", 404)
+        if seat != WATCH or set(given) != set(session.record.game_object.sides):
+            raise refused()
         for side, token in given.items():
             other, seat = await service.seat(token)
             if other.id != session.id or seat != side:
-                raise GameError(say("this link does not open any game"), "bad-token", 404)
-        if set(given) != set(session.record.game_object.sides):
-            raise GameError(say("this link does not open any game"), "bad-token", 404)
+                raise refused()
     except GameError as exc:
         return error_page(request, exc)
     seats = {side: given[side] for side in session.record.game_object.sides}
