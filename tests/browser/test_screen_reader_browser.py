@@ -129,10 +129,16 @@ def style(page: Page, selector: str, *properties: str) -> dict[str, str]:
 
 
 def keyboard_focus(page: Page, board: str, start: str, key: str) -> dict[str, str]:
-    """Move the focus by the keyboard from ``start`` (a board item); the focus ring's style
-    (the stroke of the focused item's outline shape)."""
+    """Move the focus by the keyboard from ``start`` (a board item) to another item; the focus
+    ring's style (the stroke of the focused item's outline shape). At the board's edge ``key``
+    leads nowhere (the dice decide which point is ``start``): the opposite arrow is pressed."""
+    opposite = {"ArrowLeft": "ArrowRight", "ArrowRight": "ArrowLeft", "ArrowUp": "ArrowDown",
+                "ArrowDown": "ArrowUp"}  # fmt: skip
     page.focus(start)
     page.keyboard.press(key)
+    if page.evaluate(f"document.activeElement === document.querySelector('{start}')"):
+        page.keyboard.press(opposite[key])
+    assert not page.evaluate(f"document.activeElement === document.querySelector('{start}')")
     assert page.evaluate(f"document.activeElement.closest('{board}') !== null")
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
     return dict(
