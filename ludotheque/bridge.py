@@ -38,7 +38,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -87,9 +87,10 @@ class Client:
         except urllib.error.HTTPError as exc:
             raise _refusal(exc) from None
 
-    def stream(self, path: str) -> Iterator[dict[str, Any]]:
-        """The lines of an NDJSON stream as they come (the blank keep-alive lines skipped);
-        it ends when the server ends it."""
+    def stream(self, path: str, keepalive: bool = False) -> Generator[dict[str, Any], None, None]:
+        """The lines of an NDJSON stream as they come; it ends when the server ends it. The
+        blank keep-alive lines are skipped, or read as ``{"type": "keepalive"}``: a reader
+        that waits for something then hears the time pass."""
         try:
             answer = urllib.request.urlopen(self._request("GET", path), timeout=None)
         except urllib.error.HTTPError as exc:
@@ -99,6 +100,8 @@ class Client:
                 text = raw.strip()
                 if text:
                     yield json.loads(text)
+                elif keepalive:
+                    yield {"type": "keepalive"}
 
     def move(self, game_id: str, move: str, ply: int | None = None) -> Any:
         path = f"/api/bot/game/{game_id}/move/{urllib.parse.quote(move, safe='')}"
@@ -244,28 +247,60 @@ class ProgramEngine:
             self.process.kill()
 
 
+RESYNC_SECONDS = 20.0
+"""How long a bot whose move was refused waits for the stream to say what came instead before
+it reads the game again (a new stream, whose ``gameFull`` is the game as it is now)."""
+
+
 def play_game(client: Client, game_id: str, engine: Engine) -> dict[str, Any] | None:
-    """Play one game from its stream to its end; its last state."""
+    """Play one game from its stream to its end; its last state. A move refused with nothing
+    heard since for ``RESYNC_SECONDS`` opens the stream again: its ``gameFull`` is the game as
+    it is now, so a bot never waits for good on a state that is not coming."""
+    while True:
+        state, again = _follow(client, game_id, engine)
+        if not again:
+            return state
+        log.warning("game %s: nothing heard since a refused move; reading the game again",
+                    game_id)  # fmt: skip
+
+
+def _follow(client: Client, game_id: str, engine: Engine) -> tuple[dict[str, Any] | None, bool]:
+    """One game stream, followed (see ``play_game``): its last state, and whether it is to
+    be read again."""
     full: dict[str, Any] | None = None
     state: dict[str, Any] | None = None
-    for event in client.stream(f"/api/bot/game/stream/{game_id}"):
-        if event.get("type") == "gameFull":
-            full, state = event, event["state"]
-        elif event.get("type") == "gameState":
-            state = event
-        else:
-            continue
-        assert full is not None and state is not None
-        if state["status"] != "started":
-            if state.get("matchGoesOn") and state.get("nextGame") is None:
-                with contextlib.suppress(ApiError):  # the match's next game: both ask
-                    client.call("POST", f"/api/bot/game/{game_id}/rematch")
-                continue  # the stream says when it is made (its gameStart comes too)
-            engine.ended(full, state)
-            return state
-        if state["legal"]:
-            send_move(client, game_id, engine, full, state)
-    return state
+    refused_at: float | None = None  # a move of ours refused, and nothing heard since
+    with contextlib.closing(client.stream(f"/api/bot/game/stream/{game_id}", True)) as lines:
+        for event in lines:
+            kind = event.get("type")
+            if kind == "keepalive":
+                if refused_at is not None and time.monotonic() - refused_at > RESYNC_SECONDS:
+                    return state, True
+                continue
+            if kind not in ("gameFull", "gameState"):
+                continue
+            full, state = (event, event["state"]) if kind == "gameFull" else (full, event)
+            assert full is not None  # (the stream begins with it)
+            refused_at = None
+            if _finished(client, game_id, engine, full, state):
+                return state, False
+            if state["legal"] and not send_move(client, game_id, engine, full, state):
+                refused_at = time.monotonic()
+    return state, False
+
+
+def _finished(client: Client, game_id: str, engine: Engine, full: dict[str, Any],
+              state: dict[str, Any]) -> bool:  # fmt: skip
+    """Whether the game's stream has said all there is for the bot: the game over (the
+    engine told), or a backgammon match's next game asked for and waited for."""
+    if state["status"] == "started":
+        return False
+    if state.get("matchGoesOn") and state.get("nextGame") is None:
+        with contextlib.suppress(ApiError):  # the match's next game: both ask
+            client.call("POST", f"/api/bot/game/{game_id}/rematch")
+        return False  # the stream says when it is made (its gameStart comes too)
+    engine.ended(full, state)
+    return True
 
 
 BUSY = frozenset({429, 500, 502, 503, 504})
@@ -274,21 +309,22 @@ BUSY = frozenset({429, 500, 502, 503, 504})
 
 def send_move(
     client: Client, game_id: str, engine: Engine, full: dict[str, Any], state: dict[str, Any]
-) -> None:
-    """The engine's move in ``state``, sent. A refusal because the game moved on (stale) waits
-    for the stream, which says what comes next; a busy server is asked again a little later,
-    for the same position: a move lost there would leave the bot waiting for a state that
-    never comes."""
+) -> bool:
+    """The engine's move in ``state``, sent; whether it was taken. A refusal because the game
+    moved on (stale) waits for the stream, which says what comes next (``play_game`` reads
+    the game again if it says nothing); a busy server is asked again a little later, for the
+    same position."""
     for attempt in range(6):
         move = engine.choose(full, state)
         try:
             client.move(game_id, move, state["ply"])
-            return
+            return True
         except ApiError as exc:
             log.warning("game %s: move %r refused: %s", game_id, move, exc)
             if exc.status not in BUSY:
-                return
+                return False
         time.sleep(0.5 * (attempt + 1))
+    return False
 
 
 @dataclass

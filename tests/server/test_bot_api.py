@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
+from ludotheque import bridge as bridge_module
 from ludotheque.bridge import AgentEngine, ApiError, Bridge, Client, agent_engine
 from ludotheque.cli import main
-from ludotheque.server.bots import seats
+from ludotheque.server.bots import seats, streams
 from ludotheque.server.bots.schemas import EventLine, GameLine
 from ludotheque.server.clock.jobs import check_flag
 from tests.server.live import (
@@ -403,6 +404,40 @@ def test_two_bots_play_a_whole_backgammon_match(live: Live) -> None:
     assert max(score.values()) >= 7 and record["game_extra"]["match_winner"] == last["winner"]
     for bridge in bridges:
         bridge.stop.set()
+
+
+class RefusedOnce(AgentEngine):
+    """Random moves, the first of them one the server refuses (not a move at all): nothing
+    changes in the game, so its stream has nothing to say after the refusal."""
+
+    tried = False
+
+    def choose(self, full: dict[str, Any], state: dict[str, Any]) -> str:
+        if not self.tried:
+            self.tried = True
+            return "not-a-move"
+        return random.choice(state["legal"])
+
+
+def test_a_bot_whose_move_was_refused_reads_the_game_again(
+    live: Live, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused move, then nothing from the stream (it only keeps alive): the bridge opens
+    the game's stream again and plays on from its ``gameFull``, to the game's end. It used to
+    wait for good for a state that never came."""
+    monkeypatch.setattr(streams, "KEEPALIVE", 0.2)
+    monkeypatch.setattr(bridge_module, "RESYNC_SECONDS", 0.5)
+    a, b = bot(live.url, "alphabot"), bot(live.url, "betabot")
+    refused_once = RefusedOnce("random", ("general",))
+    bridges = [Bridge(a, refused_once), Bridge(b, agent_engine("general:random", seed=3))]
+    for one in bridges:
+        threading.Thread(target=one.run, args=(1,), daemon=True).start()
+    events = Events(a)
+    a.call("POST", "/api/challenge/betabot", {"game": "general", "side": "rebels"})
+    finished = events.wait("gameFinish", timeout=120)["game"]
+    assert refused_once.tried and finished["status"] in ("mate", "draw")
+    for one in bridges:
+        one.stop.set()
 
 
 def test_bots_seek_in_the_lobby_too(pair: tuple[Client, Client, Events, Events]) -> None:
