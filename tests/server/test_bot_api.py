@@ -402,6 +402,10 @@ def test_two_bots_play_a_whole_backgammon_match(live: Live) -> None:
     record = a.call("GET", f"/api/games/{last['id']}")
     score = record["game_extra"]["score_after"]
     assert max(score.values()) >= 7 and record["game_extra"]["match_winner"] == last["winner"]
+    # not the site's computer ("human"); the table says they are bot accounts, and names them
+    assert set(record["players"].values()) == {"human"}
+    people = record["table"]["people"]
+    assert {p["name"] for p in people.values() if p["bot"]} == {"alphabot", "betabot"}
     for bridge in bridges:
         bridge.stop.set()
 

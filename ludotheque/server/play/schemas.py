@@ -141,7 +141,10 @@ class GameView(Answer):
     ruleset: str
     mode: str = Field(description="`local`, `computer` or `friend`")
     sides: list[str]
-    players: dict[str, str] = Field(description="`human` or the computer's level, per side")
+    players: dict[str, str] = Field(
+        description="per side, the site's computer's level, or `human` for anyone else: a "
+        "person or a bot account (`table.people[side].bot` says which, with its name)"
+    )
     computer: Computer | None
     seat: str = Field(description="this link's seat: a side, `both` or `watch`")
     my_sides: list[str] = Field(description="the sides this seat plays")
