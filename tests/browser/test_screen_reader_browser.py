@@ -233,19 +233,21 @@ def test_repeated_links_name_their_game(
     call(alice, "/api/lobby/seeks", {"game": "general", "control": "5+3"})
     call(alice, "/api/lobby/seeks", {"game": "defiance", "control": "5+3", "opponent": "bob"})
     words: dict[str, Any] = {
-        "en": {"watch": "Watch alice vs bob, Backgammon", "accept": "Accept alice’s challenge: ",
+        "en": {"watch": "Back to your game: alice vs bob, Backgammon",
+               "accept": "Accept alice’s challenge: ",
                "decline": "Decline alice’s challenge: ", "withdraw": "Withdraw your challenge: ",
                "general": "Le Général et les rebelles", "defiance": "Defiance and Domain",
                "rules": "Rules Backgammon", "replay": "Replay Backgammon"},
-        "fr": {"watch": "Suivre alice contre bob, Backgammon",
+        "fr": {"watch": "Revenir à votre partie : alice contre bob, Backgammon",
                "accept": "Accepter le défi de alice : ", "decline": "Refuser le défi de alice : ",
                "withdraw": "Retirer votre défi : ", "general": "Le Général et les rebelles",
                "defiance": "Defiance and Domain", "rules": "Règles Backgammon",
                "replay": "Rejouer Backgammon"},
     }[lang]  # fmt: skip
     bob.goto(place.url + "/lobby")
-    watch = bob.locator(f'#playing-list li[data-game="{game}"] a.watch')
+    watch = bob.locator(f'#playing-list li[data-game="{game}"] a.watch')  # bob plays it
     expect(watch).to_have_accessible_name(words["watch"])
+    expect(watch).to_have_attribute("href", f"/resume/{game}")
     accepts = bob.locator("#open-list button.accept")
     expect(accepts).to_have_count(1)
     expect(accepts.first).to_have_accessible_name(

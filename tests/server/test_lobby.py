@@ -173,6 +173,13 @@ def test_quick_pairing_matches_close_ratings(client: TestClient) -> None:
     assert len(playing) == 1
     names = {p["name"] for p in playing[0]["players"].values()}
     assert names == {"alice", "carol"}
+    game_id = playing[0]["id"]
+    assert not playing[0]["mine"] and playing[0]["url"] == f"/live/{game_id}"  # bob watches
+    for player in (alice, carol):  # its players go back to their seat
+        (theirs,) = lobby(player)["games"]
+        assert theirs["mine"] and theirs["url"] == f"/resume/{game_id}"
+        seat = player.get(theirs["url"])
+        assert seat.status_code == 200 and "/play/" in str(seat.url)
     # a new quick seek replaces the old one
     seek(bob, kind="quick", control="3+2")
     assert lobby(bob)["quick"]["control"] == "3+2"

@@ -147,6 +147,8 @@ PLACE = words(
     word("lobby.versus", "vs"),
     # the names screen readers give the lobby's repeated links and buttons (each its game)
     word("lobby.watch_name", "Watch {a} vs {b}, {game}"),
+    word("lobby.resume", "Back to your game"),
+    word("lobby.resume_name", "Back to your game: {a} vs {b}, {game}"),
     word("lobby.accept_name", "Accept {name}’s challenge: {what}"),
     word("lobby.decline_name", "Decline {name}’s challenge: {what}"),
     word("lobby.withdraw_name", "Withdraw your challenge: {what}"),

@@ -138,6 +138,7 @@ class Lobby:
         self.seeks: list[SeekRow] = []
         self.bots: set[int] = set()  # the bot accounts among the seekers
         self.games: list[dict[str, Any]] = []
+        self.game_players: dict[str, frozenset[str]] = {}  # game id -> its players' keys
         self.read_at = 0.0
         self.games_at = 0.0
         self.dirty = asyncio.Event()
@@ -239,7 +240,7 @@ class Lobby:
         self.online = here
         self.read_at = timesource.monotonic()
         if playing is not None:
-            self.games = playing
+            self.games, self.game_players = playing
             self.games_at = timesource.monotonic()
 
     def view(self, who: Who) -> dict[str, Any]:
@@ -263,7 +264,12 @@ class Lobby:
             if row.opponent_key is not None and not (mine or to_me):
                 continue
             seeks.append(_seek_view(row, mine, to_me, self.bots))
-        return {"type": "lobby", "seeks": seeks, "quick": quick, "games": self.games,
+        games = self.games
+        if me is not None:  # the reader's own games: theirs to go back to, not to watch
+            games = [{**g, "mine": True, "url": f"/resume/{g['id']}"}
+                     if me.key in self.game_players.get(g["id"], ()) else g
+                     for g in games]  # fmt: skip
+        return {"type": "lobby", "seeks": seeks, "quick": quick, "games": games,
                 "signed_in": who.user is not None, "online": self.online,
                 "declined": declined}  # fmt: skip
 
@@ -593,8 +599,9 @@ def _seek_view(row: SeekRow, mine: bool, to_me: bool, bots: set[int]) -> dict[st
     }  # fmt: skip
 
 
-def _playing(db: Session) -> list[dict[str, Any]]:
-    """The lobby games not finished, newest first, with their players."""
+def _playing(db: Session) -> tuple[list[dict[str, Any]], dict[str, frozenset[str]]]:
+    """The lobby games not finished, newest first, with their players; and who plays each
+    (``Who.key``s: kept here, never shown, so that a player's own game reads as theirs)."""
     games = db.scalars(
         select(GameRow)
         .where(GameRow.public.is_(True), GameRow.finished_at.is_(None))
@@ -602,14 +609,18 @@ def _playing(db: Session) -> list[dict[str, Any]]:
         .limit(LISTED_GAMES)
     ).all()
     if not games:
-        return []
+        return [], {}
     rows = db.execute(
         select(PlayerRow, UserRow)
         .outerjoin(UserRow, UserRow.id == PlayerRow.user_id)
         .where(PlayerRow.game_id.in_([g.id for g in games]))
     ).all()
     names: dict[str, dict[str, dict[str, Any]]] = {}
+    keys: dict[str, set[str]] = {}
     for p, u in rows:
+        key = f"u{p.user_id}" if p.user_id is not None else f"v{(p.visitor or '')[:32]}"
+        if p.user_id is not None or p.visitor:
+            keys.setdefault(p.game_id, set()).add(key)
         names.setdefault(p.game_id, {})[p.side] = {
             "name": u.username if u is not None and u.closed_at is None else None,
             "rating": None if p.rating is None else round(p.rating),
@@ -619,6 +630,6 @@ def _playing(db: Session) -> list[dict[str, Any]]:
     return [
         {"id": g.id, "game": g.game, "ruleset": g.ruleset, "control": g.control,
          "control_name": control_names(g.control), "rated": bool(g.rated),
-         "players": names.get(g.id, {}), "url": f"/live/{g.id}"}
+         "players": names.get(g.id, {}), "url": f"/live/{g.id}", "mine": False}
         for g in games
-    ]  # fmt: skip
+    ], {game_id: frozenset(k) for game_id, k in keys.items()}  # fmt: skip

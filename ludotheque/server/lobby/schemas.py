@@ -39,7 +39,8 @@ class PlayingView(Answer):
     control_name: dict[str, str] = Field(description="its name per language")
     rated: bool
     players: dict[str, dict[str, Any]] = Field(description="side → name, rating, provisional, bot")
-    url: str
+    url: str = Field(description="where to watch it; the reader's own game: their seat")
+    mine: bool = Field(description="the reader plays in it")
 
 
 class OnlinePlayer(Answer):

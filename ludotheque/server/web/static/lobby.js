@@ -268,12 +268,15 @@ function render(view) {
     const text = document.createElement("span");
     text.className = "what";
     text.append(who(pa.name, pa.rating, pa.provisional, pa.bot), ` ${t("lobby.versus")} `, who(pb.name, pb.rating, pb.provisional, pb.bot), " — ", describe(g));
+    // the reader's own game: their seat to go back to (its url), not a game to watch
     const watch = document.createElement("a");
     watch.href = g.url;
-    watch.className = "watch";
-    watch.textContent = t("lobby.watch");
+    watch.className = g.mine ? "watch resume" : "watch";
+    watch.textContent = t(g.mine ? "lobby.resume" : "lobby.watch");
     const nameOf = (p) => p.name || t("player.anonymous");
-    watch.setAttribute("aria-label", t("lobby.watch_name", { a: nameOf(pa), b: nameOf(pb), game: t(`game.${g.game}`) }));
+    const names = { a: nameOf(pa), b: nameOf(pb), game: t(`game.${g.game}`) };
+    watch.setAttribute("aria-label", t(g.mine ? "lobby.resume_name" : "lobby.watch_name", names));
+    if (g.mine) li.classList.add("mine");
     li.append(text, " ", watch);
     return li;
   });
