@@ -209,7 +209,7 @@ class Lobby:
         stamp = self.now()
         fresh = stamp - STALE_SECONDS
 
-        def read() -> tuple[list[SeekRow], dict[str, Any], list[dict[str, Any]] | None, set[int]]:
+        def read() -> tuple[list[SeekRow], dict[str, Any], Playing | None, set[int]]:
             with self.service.sessions() as db:
                 seeks = list(
                     db.scalars(
@@ -599,7 +599,11 @@ def _seek_view(row: SeekRow, mine: bool, to_me: bool, bots: set[int]) -> dict[st
     }  # fmt: skip
 
 
-def _playing(db: Session) -> tuple[list[dict[str, Any]], dict[str, frozenset[str]]]:
+Playing = tuple[list[dict[str, Any]], dict[str, frozenset[str]]]
+"""The lobby games being played, and who plays each (see ``_playing``)."""
+
+
+def _playing(db: Session) -> Playing:
     """The lobby games not finished, newest first, with their players; and who plays each
     (``Who.key``s: kept here, never shown, so that a player's own game reads as theirs)."""
     games = db.scalars(
