@@ -244,6 +244,30 @@ def test_the_first_move_countdown_sits_beside_the_clock(
 
 
 @pytest.mark.parametrize("lang", LOCALES)
+def test_the_delay_counts_down_in_words_beside_the_clock(
+    server: Server, new_page: Callable[..., Page], lang: str
+) -> None:
+    """Backgammon's delay clock: on a turn, the delay left is said beside the side's clock
+    ("delay: 11 s"), and the clock shows the reserve alone (it read "1:00 +11")."""
+    made = create(server, game="backgammon", control="1+12d")
+    pages = {s: open_seat(new_page, server, url, lang) for s, url in made["seats"].items()}
+    first = pages[state(server, next(iter(pages.values())))["to_move"]]
+    for _ in range(2):  # each side's first move (its own countdown), then the delays run
+        page = pages[state(server, first)["to_move"]]
+        play(page, state(server, page)["legal"][0])
+        expect(page.locator("#move-input")).to_be_disabled()
+    words = {"en": r"^delay: (1[0-2]|[1-9]) s$", "fr": r"^délai : (1[0-2]|[1-9]) s$"}[lang]
+    strip = first.locator("#strip-bottom")
+    expect(strip.locator(".delay-left")).to_have_text(re.compile(words))
+    expect(strip.locator(".clock")).to_have_text(re.compile(r"^[01]:\d\d$"))
+    label = strip.locator(".clock").get_attribute("aria-label") or ""
+    assert re.search(words[1:-1], label), label
+    expect(first.locator("#strip-top .delay-left")).to_be_hidden()  # not the waiting side's
+    fits_every_laptop(first, ["#strip-bottom .delay-left"], f"backgammon-delay-{lang}")
+    assert not first.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
 @pytest.mark.parametrize("game", ["general", "defiance"])
 def test_low_time_and_the_result_fit(
     server: Server, new_page: Callable[..., Page], game: str, lang: str

@@ -64,6 +64,7 @@ PLACE = words(
     word("clock.untimed", "no clock"),
     word("clock.days", "{d} d {h} h"),
     word("clock.first_move", "first move: {s} s"),
+    word("clock.delay_left", "delay: {s} s"),
     word("clock.label@rebels", "The Rebels' clock: {time}"),
     word("clock.label@general", "The General's clock: {time}"),
     word("clock.label@white", "White's clock: {time}"),

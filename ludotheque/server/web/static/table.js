@@ -133,7 +133,11 @@ function createTable({ t, send, sideName, mode }) {
       clock.setAttribute("role", "timer");
       clock.setAttribute("aria-live", "off");
       clock.dataset.side = side;
-      clocks.append(first, clock);
+      // a delay clock's delay running down: said in words after the clock, not as "+11"
+      const delay = document.createElement("span");
+      delay.className = "delay-left";
+      delay.hidden = true;
+      clocks.append(first, clock, delay);
       holder.append(clocks);
     }
   }
@@ -146,8 +150,13 @@ function createTable({ t, send, sideName, mode }) {
         const f = face(side);
         if (!f) continue;
         let text = formatClock(f.left, t);
-        if (f.delay !== null && f.delay > 0) text += ` +${Math.ceil(f.delay)}`;
         if (node.textContent !== text) node.textContent = text;
+        const delayed = f.delay !== null && f.delay > 0 && f.first === null;
+        const delayText = delayed ? t("clock.delay_left", { s: Math.ceil(f.delay) }) : "";
+        const delayBadge = node.parentElement.querySelector(".delay-left");
+        if (delayBadge.textContent !== delayText) delayBadge.textContent = delayText;
+        delayBadge.hidden = !delayed;
+        if (delayed) text = `${text}, ${delayText}`;
         // before the side's first move its clock waits, and the countdown beside it runs
         const badge = node.parentElement.querySelector(".first-move");
         const firstText = f.first !== null ? t("clock.first_move", { s: Math.ceil(f.first) }) : "";
