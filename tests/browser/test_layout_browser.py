@@ -264,6 +264,8 @@ def test_the_delay_counts_down_in_words_beside_the_clock(
     assert re.search(words[1:-1], label), label
     expect(first.locator("#strip-top .delay-left")).to_be_hidden()  # not the waiting side's
     fits_every_laptop(first, ["#strip-bottom .delay-left"], f"backgammon-delay-{lang}")
+    fits_every_laptop(first, ["#strip-bottom .delay-left"], f"backgammon-delay-{lang}",
+                      sizes={"390x844": (390, 844)})  # fmt: skip
     assert not first.errors  # type: ignore[attr-defined]
 
 
