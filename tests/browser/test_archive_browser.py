@@ -258,3 +258,37 @@ def test_the_progress_says_a_percentage_and_the_time_left(
         for (view, pace, now), text in zip(cases, texts, strict=True):
             assert page.evaluate(script, [view, pace, now]) == text
         page.close()
+
+
+def test_the_replay_shows_the_clocks_as_they_stood(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """A game on a clock, replayed: at the start both clocks are full, after the rebels' slow
+    move theirs is lower, and at the end the clocks are as the game ended. The replay used to
+    open at move 0 with the final clocks."""
+    created = api(server, "/api/games", {"game": "general", "mode": "friend", "control": "1+0"})
+    seats = {side: token(url) for side, url in created["seats"].items()}
+    for ply, (side, text) in enumerate([("rebels", "a2-b2"), ("general", "c3-b4"),
+                                        ("rebels", "a1-a2")]):  # fmt: skip
+        if ply == 2:
+            time.sleep(2.2)  # the rebels think: their clock runs (first moves are free)
+        api(server, f"/api/play/{seats[side]}/move", {"move": text, "ply": ply})
+    api(server, f"/api/play/{seats['general']}/resign", {})
+    for lang in LOCALES:
+        page = page_in(new_page, server, lang, "desktop")
+        page.goto(f"{server.url}/archive/{created['id']}")
+        rebels = page.locator('.player-strip .clock[data-side="rebels"]')
+        general = page.locator('.player-strip .clock[data-side="general"]')
+        expect(page.locator("#step-info")).to_have_text(re.compile("0"))
+        expect(rebels).to_have_text("1:00")  # the start: both clocks full
+        expect(general).to_have_text("1:00")
+        page.keyboard.press("End")
+        expect(rebels).to_have_text(re.compile(r"^0:5[6-8]$"))
+        page.keyboard.press("ArrowLeft")  # before the rebels' slow move
+        expect(rebels).to_have_text("1:00")
+        page.keyboard.press("End")
+        expect(rebels).to_have_text(re.compile(r"^0:5[6-8]$"))
+        expect(general).to_have_text(re.compile(r"^(1:00|0:59)$"))
+        shot(page, f"replay-clocks-{lang}")
+        assert not page.errors  # type: ignore[attr-defined]
+        page.close()

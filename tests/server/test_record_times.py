@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from ludotheque.core import Outcome
 from ludotheque.server.clock.table import end_event
 from tests.server.conftest import new_game, token_of
-from tests.server.people import on_loop
+from tests.server.people import controlled, on_loop
 
 
 def record_of(client: TestClient, token: str) -> dict[str, object]:
@@ -73,3 +73,30 @@ def test_a_game_ended_by_its_clock_has_an_end_time(client: TestClient) -> None:
     forget(client)
     again = record_of(client, token)
     assert again["ended"] == live["ended"] and again["result"]["reason"] == "time-out"  # type: ignore[index]
+
+
+def test_a_finished_game_keeps_its_clocks_move_by_move(client: TestClient) -> None:
+    """A finished game's view carries each side's time after each change of its clock (its
+    replay shows the clocks as they stood), the same when read again from its log; a game
+    going on does not (its page has the clock itself)."""
+    fake = controlled(client)
+    created = new_game(client, game="general", mode="friend", control="5+3")
+    rebels, general = (token_of(created["seats"][s]) for s in ("rebels", "general"))
+    for ply, (token, text, think) in enumerate([(rebels, "a2-b2", 4.0), (general, "c3-b4", 9.0),
+                                                (rebels, "a1-a2", 20.0),
+                                                (general, "b4-c3", 50.0)]):  # fmt: skip
+        fake.advance(think)
+        assert client.post(f"/api/play/{token}/move",
+                           json={"move": text, "ply": ply}).status_code == 200  # fmt: skip
+    assert client.get(f"/api/play/{rebels}").json()["clocks"] is None
+    fake.advance(7.0)
+    client.post(f"/api/play/{rebels}/resign", json={})
+    clocks = client.get(f"/api/games/{created['id']}").json()["clocks"]
+    at = {n: times for n, times in clocks}
+    assert at[0] == {"rebels": 300.0, "general": 300.0}  # first moves are free
+    assert at[2] == {"rebels": 300.0, "general": 300.0}
+    assert at[3] == {"rebels": 283.0, "general": 300.0}  # 20 s thought, 3 s added
+    # the last change at 4 plies: 7 s more for the rebels, then the resignation stopped it
+    assert at[4] == {"rebels": 276.0, "general": 253.0} and max(at) == 4
+    forget(client)
+    assert client.get(f"/api/games/{created['id']}").json()["clocks"] == clocks

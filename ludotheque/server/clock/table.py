@@ -28,7 +28,7 @@ from typing import Any
 from ...core import CHANCE, Outcome
 from ..errors import GameError, say
 from ..play.people import Person
-from ..play.session import BOTH, WATCH, Event, GameSession
+from ..play.session import BOTH, WATCH, Event, GameSession, note_clock
 from .controls import (
     Clock,
     TimeControl,
@@ -115,6 +115,7 @@ def after_change(session: GameSession, events: list[Event], stamp: float) -> Non
     else:
         return
     session.clock = new
+    note_clock(session)
     state = new.to_dict()
     if events:
         kind, data = events[-1]

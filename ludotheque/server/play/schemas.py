@@ -173,6 +173,10 @@ class GameView(Answer):
     declined: str | None
     watch: bool
     table: Table
+    clocks: list[tuple[int, dict[str, float]]] | None = Field(
+        description="a finished game with a clock: each side's seconds left after so many "
+        "plies (`[plies, {side: seconds}]`, at each change of the clock), for its replay"
+    )
     chat: str | None = Field(description="the chat this seat uses: `players` or `watchers`")
     dice: Dice | None = Field(description="backgammon's provably fair dice")
 

@@ -85,6 +85,8 @@ class GameSession:
     control: str | None = None
     clock: Any = None
     clock_seq: int = 0
+    # each side's time as the game went: plies played -> seconds left (see ``note_clock``)
+    clock_plies: dict[int, dict[str, float]] = field(default_factory=dict)
     rated: bool = False
     public: bool = False
     people: dict[str, Person] = field(default_factory=dict)
@@ -161,8 +163,26 @@ def rematch_seat(session: GameSession, seat: str, same: bool) -> str:
     return seat
 
 
+def note_clock(session: GameSession) -> None:
+    """Keep each side's time after the change just made (its clock set), under the number of
+    plies played then: a replay shows the clocks as they were at each move. An undo's plies
+    go with it."""
+    if session.clock is None:
+        return
+    plies = len(session.record.plies)
+    for later in [n for n in session.clock_plies if n > plies]:
+        del session.clock_plies[later]
+    session.clock_plies[plies] = {s: float(v) for s, v in session.clock.remaining.items()}
+
+
 def replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     """Apply one logged event to a game being rebuilt."""
+    _replay(session, kind, data)
+    if sets_clock(kind, data):
+        note_clock(session)
+
+
+def _replay(session: GameSession, kind: str, data: dict[str, Any]) -> None:
     record = session.record
     if sets_clock(kind, data):
         session.clock = Clock.from_dict(data if kind == "clock" else data["clock"])

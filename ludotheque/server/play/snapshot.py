@@ -66,6 +66,10 @@ def snapshot(session: GameSession, seat: str) -> dict[str, Any]:
         "watch": seat == WATCH,
         # the clock, the players' names and ratings, who is away (see timing.table_view)
         "table": table_view(session, session.now()),
+        # a finished game's clocks as they stood move by move, for its replay
+        "clocks": sorted([n, left] for n, left in session.clock_plies.items())
+        if outcome is not None and session.clock is not None
+        else None,
         "chat": _chat_channel(session, seat),
         "dice": None
         if record.seed_sha256 is None

@@ -58,7 +58,7 @@ function onTurn({ canFinish, canUndo, hidden, labels }) {
 }
 
 // what sits around the board: players and clocks, the chat, sounds and notices (table.js)
-const plugins = extensions({ t, send: (message) => send(message), sideName: (side) => sideName(side), mode, online: () => online });
+const plugins = extensions({ t, send: (message) => send(message), sideName: (side) => sideName(side), mode, online: () => online, shownPlies: () => (snap ? shownPlies() : 0) });
 
 const board = boardModule.createBoard($("board"), {
   t,

@@ -23,7 +23,7 @@ export function formatClock(seconds, t) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-function createTable({ t, send, sideName, mode }) {
+function createTable({ t, send, sideName, mode, shownPlies }) {
   let snap = null;
   let table = null;
   let received = 0; // performance.now() when the table came
@@ -38,10 +38,23 @@ function createTable({ t, send, sideName, mode }) {
     return { top: sides.find((s) => s !== bottom), bottom };
   }
 
+  // a replay shown before its last move: each side's time as it stood then (the latest
+  // change of the clock at or before the plies shown), the clocks stopped
+  function replayed(side) {
+    if (mode !== "archive" || !snap.clocks || !shownPlies) return null;
+    const plies = shownPlies();
+    if (plies >= snap.history.length) return null;
+    let left = null;
+    for (const [n, times] of snap.clocks) if (n <= plies && side in times) left = times[side];
+    return left === null ? null : { left: Math.max(0, left), running: false, delay: null, first: null };
+  }
+
   // a side's clock face now (seconds), and whether it is running
   function face(side) {
     const clock = table.clock;
     if (!clock) return null;
+    const then = replayed(side);
+    if (then) return then;
     let left = clock.left[side];
     const running = clock.running === side && !snap.outcome;
     let delay = null;
