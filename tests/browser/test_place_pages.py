@@ -136,3 +136,27 @@ def test_every_new_page_in_both_languages_and_sizes(
             viewer.context.close()
             stranger.context.close()
     assert not found, "axe violations (page|rule|impact|help|nodes):\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_quick_pairing_says_how_its_rating_window_widens(
+    place: Server, new_page: Callable[..., Page], lang: str
+) -> None:
+    """While quick pairing looks for an opponent, the lobby says how near in rating it looks,
+    and that it looks wider the longer one waits (the pairing's own figures)."""
+    words = {
+        "en": r"within 100 rating points.*10 points more a second, up to 800",
+        "fr": r"à 100 points de classement.*10 points de plus par seconde, jusqu’à 800",
+    }
+    for size in ("desktop", "phone"):
+        page = new_page(viewport=SIZES[size], locale=LOCALES[lang])
+        page.context.add_cookies([{"name": "lang", "value": lang, "url": place.url}])
+        sign_up(page, place, f"q{size}{lang}")
+        page.click("#quick")
+        expect(page.locator("#searching")).to_be_visible()
+        expect(page.locator("#searching-window")).to_have_text(re.compile(words[lang]))
+        expect(page.locator("#searching-window")).to_be_in_viewport()
+        shot(page, f"lobby-searching-{lang}-{size}")
+        page.click("#quick-cancel")
+        expect(page.locator("#searching")).to_be_hidden()
+        assert not page.errors  # type: ignore[attr-defined]

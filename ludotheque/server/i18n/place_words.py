@@ -136,6 +136,12 @@ PLACE = words(
     word("lobby.posted", "Your challenge is in the lobby. Stay on this page: the game opens here."),
     word("lobby.cancel", "Cancel"),
     word("lobby.searching", "Looking for an opponent of your level: {what}…"),
+    word(
+        "lobby.searching_window",
+        "At first within {base} rating points of yours (more while your rating is new); the "
+        "longer you wait, the wider: {step} points more a second, up to {most} in a rated "
+        "game.",
+    ),
     word("lobby.to_me", "Challenges for you"),
     word("lobby.open", "Open challenges"),
     word("lobby.open_empty", "No open challenge right now: post one!"),

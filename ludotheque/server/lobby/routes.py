@@ -33,6 +33,7 @@ from ..store.db import GameRow, PlayerRow, SeatRow, token_hash
 from ..web.guard import origin_allowed
 from ..web.pages import error_page, looking, page, presets
 from .lobby import Lobby, seat_token
+from .pairing import BASE_WINDOW, MAX_RATED_WINDOW, WIDENING
 from .schemas import Accepted, Done, LobbyView, SeekPosted
 
 router = APIRouter()
@@ -69,7 +70,9 @@ async def lobby_page(request: Request, challenge: str = "") -> HTMLResponse:
     opponent with that player, for the visitor to choose the game and post it."""
     games = [{"name": g, "rulesets": list(r)} for g, r in RATED_RULESETS.items()]
     name = challenge.strip()[:40] if NAME.fullmatch(challenge.strip()) else None
-    return page(request, "lobby.html", games=games, presets=presets(), challenge=name)
+    window = {"base": round(BASE_WINDOW), "step": round(WIDENING), "most": round(MAX_RATED_WINDOW)}
+    return page(request, "lobby.html", games=games, presets=presets(), challenge=name,
+                window=window)  # fmt: skip
 
 
 @router.get(
