@@ -142,8 +142,16 @@ def test_a_rated_game_lost_on_time_speaks_to_each_reader(
     watcher = page_in(new_page, place, lang, size)
     watcher.goto(place.url + f"/live/{game_id}")
     watcher.wait_for_selector("#board [data-position]")
+    # before a player's first move a rated game is called off, not lost: Abort, no Resign
+    for page in (alice, bob):
+        expect(page.locator("#abort")).to_be_visible()
+        expect(page.locator("#resign")).to_be_hidden()
     play(alice, "a2-b2")
+    expect(alice.locator("#resign")).to_be_visible()
+    expect(alice.locator("#abort")).to_be_hidden()
+    expect(bob.locator("#resign")).to_be_hidden()
     play(bob, "c3-b4")
+    expect(bob.locator("#resign")).to_be_visible()
     # alice lets her six seconds run out
     loser, winner = alice.locator("#result"), bob.locator("#result")
     expect(loser).to_be_visible(timeout=20_000)

@@ -465,7 +465,9 @@ function renderControls(live) {
   const over = Boolean(snap.outcome);
   const offers = snap.offers || {};
   undoButtons();
-  $("resign").hidden = !(player && !over);
+  // a rated game the player has not begun is called off (no result), not lost: Abort only
+  const abortOnly = Boolean(offers.abort && snap.table && snap.table.rated);
+  $("resign").hidden = !(player && !over && !abortOnly);
   $("abort").hidden = !(player && !over && offers.abort);
   renderDraw(player, over, offers);
   // a question whose step is no longer there goes (the game ended, the first move was made)
