@@ -270,6 +270,26 @@ def test_the_delay_counts_down_in_words_beside_the_clock(
 
 
 @pytest.mark.parametrize("lang", LOCALES)
+def test_correspondence_clocks_speak_one_format(
+    server: Server, new_page: Callable[..., Page], lang: str
+) -> None:
+    """A day a move: the side to move reads "23 h 59 min" beside the other's "1 d 0 h" (it
+    read "23:59:59", a format of its own)."""
+    made = create(server, game="general", control="1d")
+    rebels = open_seat(new_page, server, made["seats"]["rebels"], lang)
+    general = open_seat(new_page, server, made["seats"]["general"], lang)
+    play(rebels, "a2-b2")
+    play(general, "c3-b4")
+    expect(rebels.locator("#move-input")).to_be_enabled()
+    day = {"en": "1 d 0 h", "fr": "1 j 0 h"}[lang]
+    expect(rebels.locator("#strip-top .clock")).to_have_text(day)  # the general's, waiting
+    expect(rebels.locator("#strip-bottom .clock")).to_have_text(re.compile(r"^23 h 59 min$"))
+    fits_every_laptop(rebels, ["#strip-bottom .clock"], f"correspondence-{lang}", shots=False)
+    shot(rebels, f"layout-correspondence-{lang}")
+    assert not rebels.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
 @pytest.mark.parametrize("game", ["general", "defiance"])
 def test_low_time_and_the_result_fit(
     server: Server, new_page: Callable[..., Page], game: str, lang: str

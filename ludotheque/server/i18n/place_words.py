@@ -63,6 +63,7 @@ PLACE = words(
     word("clock.none", "No clock (casual)"),
     word("clock.untimed", "no clock"),
     word("clock.days", "{d} d {h} h"),
+    word("clock.hours", "{h} h {m} min"),
     word("clock.first_move", "first move: {s} s"),
     word("clock.delay_left", "delay: {s} s"),
     word("clock.label@rebels", "The Rebels' clock: {time}"),

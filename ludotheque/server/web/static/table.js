@@ -9,11 +9,16 @@ import { createNotifier, play } from "./notify.js";
 const $ = (id) => document.getElementById(id);
 
 // "4:59", "0:09.4" under ten seconds, "1:02:03" over an hour, "2 d 3 h" for days
-export function formatClock(seconds, t) {
+export function formatClock(seconds, t, kind = null) {
   const s = Math.max(0, seconds);
   if (s >= 86400) {
     const days = Math.floor(s / 86400);
     return t("clock.days", { d: days, h: Math.floor((s % 86400) / 3600) });
+  }
+  // a correspondence clock keeps to words under a day too ("23 h 59 min", not "23:59:59"
+  // beside the other side's "1 d 0 h"), down to the last hour
+  if (kind === "correspondence" && s >= 3600) {
+    return t("clock.hours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
   }
   if (s < 10) return `0:0${Math.floor(s)}.${Math.floor((s * 10) % 10)}`;
   const whole = Math.ceil(s - 1e-9);
@@ -162,7 +167,7 @@ function createTable({ t, send, sideName, mode, shownPlies }) {
         const side = node.dataset.side;
         const f = face(side);
         if (!f) continue;
-        let text = formatClock(f.left, t);
+        let text = formatClock(f.left, t, table.control && table.control.kind);
         if (node.textContent !== text) node.textContent = text;
         const delayed = f.delay !== null && f.delay > 0 && f.first === null;
         const delayText = delayed ? t("clock.delay_left", { s: Math.ceil(f.delay) }) : "";
