@@ -298,3 +298,39 @@ def test_the_phone_zooms_so_that_every_target_is_44_px(
     expect(svg).to_have_attribute("data-zoom", "out")  # the other side's turn is seen whole
     assert not small_targets(page, ".board-tools button:visible, #turn-controls button:visible")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+FAR_APART = "W[24x1,12x1,1x13] B[12x2,2x13] w 65"
+"""After 24/18 the 5 moves only the checker on 12, at the other end of the board."""
+
+
+IN_VIEW = """(point) => {
+    const s = document.querySelector('svg.backgammon').getBoundingClientRect();
+    const b = document.querySelector(`svg.backgammon g.pt[data-point="${point}"] .hit`)
+                      .getBoundingClientRect();
+    return b.left >= s.left - 1 && b.right <= s.right + 1; }"""
+"""Whether the board's point (an argument) is inside the part of the board shown."""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_phone_zoom_goes_to_the_checker_left_to_move(
+    server: Server, new_page: Callable[..., Page], lang: str
+) -> None:
+    """Zoomed in on a phone, a step after which the only checker that can move is out of
+    sight: the view goes to it (it stayed where the step was, and hid it)."""
+    page = new_page(viewport=PHONE, locale=LOCALES[lang], has_touch=True, is_mobile=True)
+    open_game(page, server, "backgammon", "svg.backgammon", ruleset="standard",
+              position=FAR_APART)  # fmt: skip
+    svg = page.locator("svg.backgammon")
+    page.locator('svg.backgammon g.pt[data-point="24"]').tap()
+    expect(svg).to_have_attribute("data-zoom", "in")
+    assert not page.evaluate(IN_VIEW, "12")  # the zoom shows the checker chosen, where it goes
+    page.locator('svg.backgammon g.pt[data-point="18"]').tap()
+    expect(page.locator("svg.backgammon .die.used")).to_have_count(1)
+    expect(svg).to_have_attribute("data-zoom", "in")
+    page.wait_for_function(IN_VIEW, arg="12")  # the checker left to move, in sight
+    shot(page, f"cube-phone-zoom-follows-{lang}")
+    page.locator('svg.backgammon g.pt[data-point="12"]').tap()
+    page.locator('svg.backgammon g.pt[data-point="7"]').tap()
+    expect(page.locator("svg.backgammon .die.used")).to_have_count(2)
+    assert not page.errors  # type: ignore[attr-defined]

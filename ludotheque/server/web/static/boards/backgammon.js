@@ -574,8 +574,23 @@ export function createBoard(holder, { t, onMove, chooser, say, ask, onTurn, give
     if (hi - lo <= zoomWidth()) zoom.x = (lo + hi) / 2;
   }
 
+  // zoomed with no checker chosen, a checker that can move is in sight: after a step the
+  // ones left to move may all be at the other end, and the view goes to the nearest
+  function showSources() {
+    if (!zoom || selected !== null || !turn || !mover) return;
+    const spans = [...sources()].filter((s) => s !== 25).map(span); // (the bar's is chosen by itself)
+    if (!spans.length) return;
+    const width = zoomWidth();
+    const x0 = Math.max(0, Math.min(W - width, zoom.x - width / 2));
+    if (spans.some(([lo, hi]) => lo >= x0 - 0.5 && hi <= x0 + width + 0.5)) return;
+    const middle = ([lo, hi]) => (lo + hi) / 2;
+    const near = spans.reduce((a, b) => (Math.abs(middle(a) - zoom.x) <= Math.abs(middle(b) - zoom.x) ? a : b));
+    zoom.x = middle(near);
+  }
+
   function layout() {
     if (zoom && !zoomable()) zoom = null;
+    showSources();
     const width = zoom ? zoomWidth() : W;
     const x0 = zoom ? Math.max(0, Math.min(W - width, zoom.x - width / 2)) : 0;
     svg.setAttribute("viewBox", `${x0} ${TOP_Y} ${width} ${H - TOP_Y + BAND}`);
