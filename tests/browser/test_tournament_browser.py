@@ -6,6 +6,7 @@ navigation's link; axe finds nothing on any of these pages."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterator
 
@@ -16,6 +17,7 @@ from ludotheque.bridge import Bridge, Client, agent_engine
 from tests.browser.conftest import Server, shot
 from tests.browser.helpers import api, page_in, violations
 from tests.browser.test_account_browser import sign_up
+from tests.browser.test_place_pages import call
 from tests.server.live import bot
 
 CASES = [(lang, size) for lang in ("en", "fr") for size in ("desktop", "phone")]
@@ -139,10 +141,7 @@ def test_berserk_from_the_game_page(
     page.goto(server.url + made["url"])
     page.click("#tour-join")
     players[1].call("POST", f"/api/tournament/{made['id']}/join")
-    link = page.locator("#tour-my-game a")
-    expect(link).to_be_visible(timeout=30_000)
-    link.click()
-    page.wait_for_url("**/play/*")
+    page.wait_for_url("**/play/*", timeout=30_000)  # at the start, the game opens by itself
     expect(page.locator("#tour-back")).to_contain_text(f"{words[0]} Arena {lang} {size}")
     expect(page.locator("#game-berserk")).to_be_visible()
     problems = violations(page, f"{where}-offered")
@@ -168,3 +167,39 @@ def test_berserk_from_the_game_page(
     page.click("#tour-withdraw")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
     assert not problems, "\n".join(problems)
+
+
+def test_an_arena_player_is_taken_to_each_new_game(
+    tour_server: Server, players: list[Client], new_page: Callable[..., Page]
+) -> None:
+    """An arena seen by its player: the first game opens by itself from the tournament's page
+    (a player who waits there let it abort); once a game is over the arena pairs them again at
+    once, and its page goes to the new game (it kept offering a rematch, and the tournament's
+    page kept the old game's link); that page offers no rematch."""
+    server = tour_server
+    page = page_in(new_page, server, "en", "desktop")
+    sign_up(page, server, "follower")
+    made = players[0].call("POST", "/api/tournaments", {
+        "name": "Arena follow", "kind": "arena", "game": "general", "control": "3+2",
+        "minutes": 5, "starts_in": 0.05})  # fmt: skip
+    page.goto(server.url + made["url"])
+    page.click("#tour-join")
+    players[0].call("POST", f"/api/tournament/{made['id']}/join")
+    page.wait_for_url("**/play/*", timeout=30_000)
+    first = page.url
+    expect(page.locator("#tour-back")).to_be_visible()
+    call(page, f"/api/play/{first.rsplit('/', 1)[1]}/resign")  # (the seat is the account's)
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#rematch")).to_be_hidden()  # the arena pairs, not a rematch
+    page.wait_for_url(lambda url: "/play/" in url and url != first, timeout=30_000)
+    expect(page.locator("#tour-back")).to_contain_text("Arena follow")
+    expect(page.locator("#result")).to_be_hidden()  # a game going on
+    shot(page, "tournament-next-game")
+    # the tournament's page, opened now, links to the game going on
+    second = page.url
+    page.goto(server.url + made["url"])
+    expect(page.locator("#tour-my-game a")).to_have_attribute("href", re.compile("/resume/"))
+    page.locator("#tour-my-game a").click()
+    page.wait_for_url(second)
+    players[0].call("POST", f"/api/tournament/{made['id']}/withdraw")
+    assert not page.errors, page.errors  # type: ignore[attr-defined]

@@ -240,7 +240,7 @@ async def play_page(request: Request, token: str, service: ServiceDep) -> Respon
                     owner=owner.name if owner is not None else None)  # fmt: skip
     tournament = None if seat == BOTH else await in_game(service, session, seat)
     return page(request, "game.html", game=session.game, token=token, seat=seat, mode="play",
-                tournament=tournament)  # fmt: skip
+                game_id=session.id, tournament=tournament)  # fmt: skip
 
 
 @router.get("/watch/{token}", response_class=HTMLResponse)

@@ -429,7 +429,9 @@ function renderStatus(live) {
 // before another may be made).
 function renderDraw(player, over, offers) {
   const me = readerSide(snap, mode);
-  const can = player && !over && Boolean(offers.draw_allowed) && me !== null;
+  // (a rated game the player has not begun offers Abort only: see renderControls)
+  const abortOnly = Boolean(offers.abort && snap.table && snap.table.rated);
+  const can = player && !over && Boolean(offers.draw_allowed) && me !== null && !abortOnly;
   const standing = can ? offers.draw : null;
   $("offer-draw").hidden = !(can && !standing && !offers.draw_wait);
   const box = $("draw-box");
@@ -491,7 +493,9 @@ function renderControls(live) {
   offerBox.hidden = !offered;
   // a phone shows the result first: an offer that comes in below it is brought into view
   if (newOffer) offerBox.scrollIntoView({ block: "nearest" });
-  $("rematch").hidden = !(player && over) || offered || waiting || iDeclined || theyDeclined || opponentAway;
+  // a tournament's game has no rematch: the tournament pairs its players (see tour-follow.js)
+  const inTournament = Boolean(document.getElementById("tour-strip"));
+  $("rematch").hidden = !(player && over) || inTournament || offered || waiting || iDeclined || theyDeclined || opponentAway;
   const declined = $("rematch-declined");
   declined.hidden = !(iDeclined || theyDeclined);
   declined.textContent = iDeclined ? t("play.rematch_you_declined") : theyDeclined ? t("play.rematch_declined") : "";
