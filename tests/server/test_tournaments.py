@@ -333,5 +333,17 @@ def test_an_arena_pauses_a_player_who_is_not_there(live: Live, clock: Skipping) 
     assert all("tbaway" not in (g["white"]["name"], g["black"]["name"])
                for g in view["games"][before:])  # fmt: skip
     assert absent.call("POST", f"/api/tournament/{tid}/join") == {"ok": True}
+    clock.skip(3)  # the arena's next steps: the games that paused it do not pause it again
+    time.sleep(3.0)
     assert not line(until(absent, tid, lambda v: True, 5), "tbaway")["withdrawn"]
+    # withdrawn, it is no player of the arena going on; once it is over, it is one of its
+    # final table's players, who played (a finished arena said "0 players" beside its table)
+    absent.call("POST", f"/api/tournament/{tid}/withdraw")
+    view = until(clients[0], tid, lambda v: True, 5)
+    assert view["players"] == sum(1 for s in view["standings"] if not s["withdrawn"]) <= 3
+    clock.skip(60 * 60)
+    view = until(clients[0], tid, lambda v: v["status"] == "finished", 300)
+    assert view["players"] == len(view["standings"]) == 4
+    finished = clients[0].call("GET", "/api/tournaments")["finished"]
+    assert next(t for t in finished if t["id"] == tid)["players"] == 4
     stop(bridges)

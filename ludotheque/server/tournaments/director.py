@@ -184,8 +184,8 @@ class Tournaments:
                 if t.status == "finished":
                     raise GameError(FINISHED, "tournament-over", 409)
                 row = db.get(EntrantRow, (tid, user_id))
-                if row is not None:
-                    row.withdrawn = False
+                if row is not None:  # back: its pause counts only the games from now on
+                    row.withdrawn, row.joined_at = False, timesource.time()
                 else:
                     rating = rating_of(db, user_id, t.game, t.ruleset).rating
                     db.add(EntrantRow(tournament_id=tid, user_id=user_id, rating=rating,
@@ -260,7 +260,7 @@ class Tournaments:
                                       ("finished", TournamentRow.finished_at.desc())):  # fmt: skip
                     rows = db.scalars(select(TournamentRow).where(TournamentRow.status == status)
                                       .order_by(order).limit(LISTED)).all()  # fmt: skip
-                    counts = _counts(db, [t.id for t in rows])
+                    counts = _counts(db, [t.id for t in rows], status == "finished")
                     out[status] = [_summary(t, counts.get(t.id, 0)) for t in rows]
                 return out
 
@@ -300,15 +300,28 @@ def _mine(rows: list[PairingRow], user_id: int | None, kind: str) -> dict[str, A
     return None
 
 
-def _counts(db: Session, ids: list[str]) -> dict[str, int]:
+def _counts(db: Session, ids: list[str], finished: bool = False) -> dict[str, int]:
+    """The players of each tournament: those in it now; once it is over, everyone who played
+    a game of it too (a player paused or withdrawn is in its final table)."""
     if not ids:
         return {}
-    rows = db.scalars(select(EntrantRow).where(EntrantRow.tournament_id.in_(ids),
-                                               EntrantRow.withdrawn.is_(False))).all()  # fmt: skip
+    rows = db.scalars(select(EntrantRow).where(EntrantRow.tournament_id.in_(ids))).all()
+    played: set[tuple[str, int]] = set()
+    if finished:
+        for p in db.scalars(select(PairingRow).where(PairingRow.tournament_id.in_(ids))).all():
+            played.update((p.tournament_id, u) for u in (p.white, p.black) if u is not None)
     out: dict[str, int] = {}
     for r in rows:
-        out[r.tournament_id] = out.get(r.tournament_id, 0) + 1
+        if not r.withdrawn or (r.tournament_id, r.user_id) in played:
+            out[r.tournament_id] = out.get(r.tournament_id, 0) + 1
     return out
+
+
+def _players(t: TournamentRow, entrants: list[EntrantRow], rows: list[PairingRow]) -> int:
+    """The players of a tournament, as ``_counts`` counts them."""
+    played = {u for r in rows for u in (r.white, r.black) if u is not None}
+    return sum(1 for e in entrants
+               if not e.withdrawn or (t.status == "finished" and e.user_id in played))  # fmt: skip
 
 
 def _summary(t: TournamentRow, players: int) -> dict[str, Any]:
@@ -399,7 +412,7 @@ def _view(t: TournamentRow, entrants: list[EntrantRow], rows: list[PairingRow],
     )
     me = next((e for e in entrants if e.user_id == user_id), None)
     return {
-        **_summary(t, sum(1 for e in entrants if not e.withdrawn)),
+        **_summary(t, _players(t, entrants, rows)),
         "now": timesource.time(), "berserk": bool(t.berserk),
         "my_game": _mine(rows, user_id, t.kind),
         "standings": standings,

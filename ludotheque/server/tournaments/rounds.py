@@ -275,6 +275,10 @@ class Rounds:
             t.status = "finished"
             return True
         games: dict[int, list[ArenaGame]] = {e.user_id: [] for e in entrants}
+        # the games since each player (last) joined: a player back after a pause is not paused
+        # again for the games that paused them
+        joined = {e.user_id: e.joined_at for e in entrants}
+        recent: dict[int, list[ArenaGame]] = {}
         last: dict[int, int] = {}
         whites = dict.fromkeys(games, 0)
         blacks = dict.fromkeys(games, 0)
@@ -287,11 +291,13 @@ class Rounds:
                     result = LOSS if result == WIN else WIN
                 berserk = r.berserk_white if first else r.berserk_black
                 games.setdefault(me, []).append(ArenaGame(result, berserk))
+                if (r.finished_at or 0.0) >= joined.get(me, 0.0):
+                    recent.setdefault(me, []).append(ArenaGame(result, berserk))
                 last[me] = them
             whites[r.white] = whites.get(r.white, 0) + 1
             blacks[r.black] = blacks.get(r.black, 0) + 1
         for e in entrants:
-            if not e.withdrawn and e.user_id not in busy and _gone(games.get(e.user_id, [])):
+            if not e.withdrawn and e.user_id not in busy and _gone(recent.get(e.user_id, [])):
                 e.withdrawn = True  # paused: joining again brings the player back
         waiting = [
             Waiting(e.user_id, arena_line(games.get(e.user_id, [])).total, e.rating,
