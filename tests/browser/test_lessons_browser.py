@@ -20,7 +20,7 @@ SOLVED = {"en": "Well played.", "fr": "Bien joué."}
 FINISHED = {"en": "Course complete", "fr": "Cours terminé"}
 MISSED = {"en": "Not quite", "fr": "Pas tout à fait"}
 REFUSED = {"en": "The engine refuses this move", "fr": "Le moteur refuse ce coup"}
-PROGRESS = {"en": "{n} of {total} steps done", "fr": "{n} étapes faites sur {total}"}
+PROGRESS = {"en": "{n} of {total} steps done", "fr": "Étapes faites : {n} sur {total}"}
 
 
 def open_lesson(page: Page, server: Server, game: str, lang: str, step: str = "") -> None:
@@ -265,3 +265,31 @@ def test_an_account_keeps_its_progress_and_takes_the_browser_s(
     other.click("#signin-submit")
     expect(other.locator('.course[data-game="general"]')).to_have_attribute("data-done", "2")
     shot(other, "learn-account")
+
+
+def test_the_lessons_index_gives_a_guest_s_progress_to_the_account(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """A guest solves a step, makes an account and lands on the lessons' index: the step is
+    shown there and kept with the account (it was given only when that course's page was
+    opened again, so the index said 0 and another browser found nothing)."""
+    page = new_page(viewport=SIZES["desktop"])
+    open_lesson(page, server, "general", "en")
+    general_move(page, "b3", "c3")
+    solved(page, "en")
+    page.goto(server.url + "/signup?next=/learn")
+    page.fill('input[name="username"]', "indexer")
+    page.fill('input[name="password"]', "a long enough password")
+    page.click("#signup-submit")
+    expect(page).to_have_url(server.url + "/learn")
+    course = page.locator('.course[data-game="general"]')
+    expect(course).to_have_attribute("data-done", "1")
+    expect(course.locator(".course-count")).to_have_text(PROGRESS["en"].format(n=1, total=6))
+    assert page.evaluate("localStorage.getItem('lessons.general')") is None  # given away
+    other = new_page(viewport=SIZES["desktop"])
+    other.goto(server.url + "/signin?next=/learn")
+    other.fill('input[name="username"]', "indexer")
+    other.fill('input[name="password"]', "a long enough password")
+    other.click("#signin-submit")
+    expect(other.locator('.course[data-game="general"]')).to_have_attribute("data-done", "1")
+    assert not page.errors and not other.errors  # type: ignore[attr-defined]

@@ -39,7 +39,7 @@ LESSONS = words(
     word("learn.next", "Next step"),
     word("learn.retry", "Try again"),
     word("learn.solved", "Well played."),
-    word("learn.missed", "Not quite: {why} The position is set back: try again."),
+    word("learn.missed", "Not quite. {why} The position is set back: try again."),
     word("learn.illegal", "The engine refuses this move: {refusal}"),
     word("learn.finished", "Course complete: you have done every step."),
     word("learn.back", "All the lessons"),
