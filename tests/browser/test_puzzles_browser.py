@@ -259,8 +259,11 @@ def test_signed_in_a_rated_puzzle_and_the_mistakes_page(
     expect(page.locator("#rated-note")).to_have_text(
         "Rated: your first answer counts." if lang == "en"
         else "Classé : votre première réponse compte.")  # fmt: skip
+    before = page.locator("#puzzle-info").inner_text()
     solve(page, puzzle)
     expect(page.locator("#rated-note")).to_contain_text("(+")
+    expect(page.locator("#rated-note")).to_contain_text("?")  # provisional, as /puzzles says
+    expect(page.locator("#puzzle-info")).not_to_have_text(before)  # the puzzle is rated too
     shot(page, f"puzzle-rated-{lang}-{size}")
     page.goto(server.url + "/puzzles")
     expect(page.locator("#rating-general")).not_to_contain_text("1500")

@@ -98,6 +98,8 @@ def test_a_wrong_move_loses_the_attempt_and_the_position_stays(site: TestClient,
     wrong = player.post(url, {"move": wrong_move(puzzle)}).json()
     assert not wrong["right"] and wrong["result"] == "loss" and wrong["played"] == []
     assert wrong["rating"]["change"] < 0
+    # a first answer: provisional as /puzzles says it, and the puzzle's new rating, higher
+    assert wrong["rating"]["provisional"] and wrong["rating"]["puzzle"] > puzzle.rating
     # the proof is open after an answer; the solver may still find the line (practice)
     proof = player.get(f"/api/puzzles/attempts/{started['attempt']}/proof").json()
     assert [s["move"] for s in proof["steps"]] == list(puzzle.line)

@@ -51,6 +51,8 @@ class RatingChange(Answer):
     before: float
     after: float
     change: float
+    provisional: bool = Field(description='the player\'s new rating is provisional ("1560?")')
+    puzzle: float | None = Field(description="the puzzle's new rating (none for a mistake's)")
 
 
 class MoveAnswer(Answer):

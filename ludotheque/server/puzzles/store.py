@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from ...puzzles.model import Puzzle
 from ..errors import GameError, say
-from ..rating.glicko import LOSS, WIN, Rating, rate_game
+from ..rating.glicko import LOSS, PROVISIONAL_DEVIATION, WIN, Rating, rate_game
 from ..store.db import (
     PuzzleAttemptRow,
     PuzzleDoneRow,
@@ -148,7 +148,7 @@ def attempt(db: Session, attempt_id: str) -> PuzzleAttemptRow:
     return row
 
 
-def _rate(db: Session, row: PuzzleAttemptRow, puzzle: Puzzle, won: bool) -> dict[str, float]:
+def _rate(db: Session, row: PuzzleAttemptRow, puzzle: Puzzle, won: bool) -> dict[str, Any]:
     """Rate the player and the puzzle for a first answer (once: ``puzzle_done`` decides)."""
     assert row.user_id is not None
     when = now()
@@ -188,7 +188,9 @@ def _rate(db: Session, row: PuzzleAttemptRow, puzzle: Puzzle, won: bool) -> dict
         )
         stored.plays = (stored.plays or 0) + 1
         stored.wins = (stored.wins or 0) + (1 if won else 0)
-    return {"before": before.rating, "after": mine.rating, "change": mine.rating - before.rating}
+    return {"before": before.rating, "after": mine.rating, "change": mine.rating - before.rating,
+            "provisional": mine.deviation >= PROVISIONAL_DEVIATION,
+            "puzzle": None if puzzle.id.startswith("m") else its.rating}  # fmt: skip
 
 
 def _streak(db: Session, row: PuzzleAttemptRow, puzzle: Puzzle, won: bool) -> dict[str, Any]:

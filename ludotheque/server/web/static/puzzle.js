@@ -92,10 +92,15 @@ function prompt() {
   $("status").textContent = puzzle.cube ? t("puzzle.cube", { who }) : t("puzzle.find", { who });
 }
 
-function describe() {
+// the puzzle's line: its game, its rating, its themes
+function describeInfo() {
   const parts = attempt.mode === "mistake" ? [] : [t("puzzle.rating", { rating: puzzle.rating })];
   if (puzzle.themes.length) parts.push(t("puzzle.themes", { themes: puzzle.themes.map(themeName).join(", ") }));
   $("puzzle-info").textContent = `${t(`game.${puzzle.game}`)} · ${parts.join(" · ")}`;
+}
+
+function describe() {
+  describeInfo();
   const mode = attempt.mode;
   $("puzzle-title").textContent = t(`puzzle.mode.${mode}`);
   if (root.dataset.signedIn) $("rated-note").textContent = attempt.rated ? t("puzzle.rated") : t("puzzle.unrated");
@@ -201,7 +206,13 @@ function ended(solved, result) {
   if (!root.dataset.signedIn && attempt.mode === "play") remember(puzzle.game, puzzle.id);
   if (result.rating) {
     const change = Math.round(result.rating.change);
-    $("rated-note").textContent = t("puzzle.your_rating", { rating: Math.round(result.rating.after), change: change >= 0 ? `+${change}` : `−${-change}` });
+    // provisional as /puzzles writes it ("1560?"); the puzzle is rated by the answer too
+    const rating = `${Math.round(result.rating.after)}${result.rating.provisional ? "?" : ""}`;
+    $("rated-note").textContent = t("puzzle.your_rating", { rating, change: change >= 0 ? `+${change}` : `−${-change}` });
+    if (typeof result.rating.puzzle === "number") {
+      puzzle.rating = Math.round(result.rating.puzzle);
+      describeInfo();
+    }
   }
   if (streak) {
     const best = Math.max(streak.best, streak.count);
