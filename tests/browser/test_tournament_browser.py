@@ -17,6 +17,7 @@ from ludotheque.bridge import Bridge, Client, agent_engine
 from tests.browser.conftest import Server, shot
 from tests.browser.helpers import api, page_in, violations
 from tests.browser.test_account_browser import sign_up
+from tests.browser.test_layout_browser import fits_every_laptop
 from tests.browser.test_place_pages import call
 from tests.server.live import bot
 
@@ -188,6 +189,10 @@ def test_an_arena_player_is_taken_to_each_new_game(
     page.wait_for_url("**/play/*", timeout=30_000)
     first = page.url
     expect(page.locator("#tour-back")).to_be_visible()
+    # the tournament's strip above the board, berserk offered: all fits a laptop still
+    expect(page.locator("#game-berserk")).to_be_visible()
+    expect(page.locator("#strip-bottom .clock")).to_be_visible()
+    fits_every_laptop(page, ["#tour-back", "#game-berserk"], "tournament-game")
     call(page, f"/api/play/{first.rsplit('/', 1)[1]}/resign")  # (the seat is the account's)
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#rematch")).to_be_hidden()  # the arena pairs, not a rematch
