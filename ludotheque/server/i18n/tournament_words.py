@@ -62,7 +62,7 @@ TOURNAMENT = words(
     word("tour.col.sb", "Sonneborn-Berger"),
     word("tour.col.sb_short", "S-B"),
     word("tour.col.perf", "Performance"),
-    word("tour.col.rating", "Rating"),
+    word("tour.col.rating", "Rating at entry"),
     word("tour.col.round", "Round"),
     word("tour.col.result", "Result"),
     word("tour.col.game", "Game"),
