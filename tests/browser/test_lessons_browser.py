@@ -293,3 +293,20 @@ def test_the_lessons_index_gives_a_guest_s_progress_to_the_account(
     other.click("#signin-submit")
     expect(other.locator('.course[data-game="general"]')).to_have_attribute("data-done", "1")
     assert not page.errors and not other.errors  # type: ignore[attr-defined]
+
+
+def test_a_verdict_comes_into_view_on_a_phone(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    """On a phone, a move typed in the box under the board: its verdict, above the board, is
+    brought into view (it stayed out of sight, and only the position set back was seen)."""
+    page = new_page(viewport=SIZES["phone"], locale=LOCALES["fr"], is_mobile=True, has_touch=True)
+    open_lesson(page, server, "general", "fr", step="capture")
+    page.locator("#move-input").scroll_into_view_if_needed()
+    page.fill("#move-input", "c2-c1")  # a step that takes nothing
+    page.press("#move-input", "Enter")
+    verdict = page.locator("#verdict")
+    expect(verdict).to_contain_text(MISSED["fr"])
+    expect(verdict).to_be_in_viewport()
+    shot(page, "lesson-phone-verdict-fr")
+    assert not page.errors  # type: ignore[attr-defined]

@@ -41,6 +41,12 @@ export function verdict(text, kind = "") {
   const box = $("verdict");
   box.textContent = text;
   box.dataset.kind = kind;
+  // a verdict out of sight is brought into view (on a phone a move typed under the board left
+  // it above the fold: only the position set back was seen)
+  if (text) {
+    const { top, bottom } = box.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({ block: "nearest" });
+  }
 }
 
 // a piece chosen is said in the live region (emptied first, so that it is heard each time)
