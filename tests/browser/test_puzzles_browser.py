@@ -23,8 +23,18 @@ from tests.puzzle_sets import write_sets
 from tests.server.test_puzzles import worst
 
 WORDS = {
-    "en": {"solved": "Solved!", "failed": "Puzzle failed.", "over": "The streak is over: 2"},
-    "fr": {"solved": "Résolu !", "failed": "Problème manqué.", "over": "La série est finie : 2"},
+    "en": {
+        "solved": "Solved!",
+        "failed": "Puzzle failed.",
+        "over": "The streak is over: 2",
+        "found": "Right: that is the whole line. The puzzle still counts as missed.",
+    },
+    "fr": {
+        "solved": "Résolu !",
+        "failed": "Problème manqué.",
+        "over": "La série est finie : 2",
+        "found": "Juste : c’est toute la ligne. Le problème compte tout de même comme manqué.",
+    },
 }
 
 
@@ -143,6 +153,9 @@ def test_puzzles_solved_failed_streak_and_daily(
     expect(page.locator("#show-proof")).to_be_visible()
     shot(page, f"puzzle-failed-{tag}")
     check_axe(page, "a failed puzzle")
+    # the line found after all: said so, not "Solved!" (it read "Right!" alone)
+    solve(page, puzzle)
+    expect(page.locator("#verdict")).to_have_text(words["found"])
 
     # a streak: two solved, then a wrong move ends it
     page.goto(server.url + "/puzzles/play?mode=streak&game=general")

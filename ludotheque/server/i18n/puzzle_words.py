@@ -38,6 +38,7 @@ PUZZLES = words(
     word("puzzle.find", "{who} to play: find the best move."),
     word("puzzle.cube", "{who}: the cube decision. What is right?"),
     word("puzzle.right", "Right!"),
+    word("puzzle.line_found", "Right: that is the whole line. The puzzle still counts as missed."),
     word("puzzle.right_more", "Right! Now the next move."),
     word("puzzle.solved", "Solved!"),
     word(

@@ -192,7 +192,8 @@ async function answer(move) {
   }
   if (result.solved) {
     answered = true;
-    verdict(result.result === "win" ? t("puzzle.solved") : t("puzzle.right"), result.result === "win" ? "solved" : "right");
+    // found after a wrong first answer: the line is complete, and the puzzle still missed
+    verdict(result.result === "win" ? t("puzzle.solved") : t("puzzle.line_found"), result.result === "win" ? "solved" : "right");
     ended(true, result);
   } else {
     verdict(t("puzzle.right_more"), "right");
