@@ -176,6 +176,10 @@ def test_puzzles_solved_failed_streak_and_daily(
     shot(page, f"puzzle-streak-over-{tag}")
     check_axe(page, "a streak's end")
     assert page.evaluate("localStorage.getItem('puzzle-streak-best-general')") == "2"
+    page.goto(server.url + "/puzzles")  # the guest's best streak, said on the puzzles' page
+    best = {"en": "Best streak: 2", "fr": "Meilleure série : 2"}[lang]
+    expect(page.locator("#best-general")).to_have_text(best)
+    expect(page.locator("#best-defiance")).to_be_hidden()
 
     # the daily puzzle: the same in another browser the same day
     page.goto(server.url + "/puzzles/play?mode=daily&game=general")
