@@ -240,18 +240,29 @@ def test_the_pages_around_the_lessons_pass_axe(
     expect(page).to_have_url(server.url + "/learn")
 
 
-def test_an_account_keeps_its_progress_and_takes_the_browser_s(
-    server: Server, new_page: Callable[..., Page]
-) -> None:
+def a_guest_s_first_step(new_page: Callable[..., Page], server: Server) -> Page:
+    """A guest's browser that solved the General's first step (kept in the browser)."""
     page = new_page(viewport=SIZES["desktop"])
     open_lesson(page, server, "general", "en")
     general_move(page, "b3", "c3")
     solved(page, "en")
-    # a guest: kept in the browser; then an account is made in the same browser
-    page.goto(server.url + "/signup?next=/learn/general")
-    page.fill('input[name="username"]', "learner")
+    return page
+
+
+def account(page: Page, server: Server, form: str, name: str, then: str) -> None:
+    """Sign up (``form`` ``signup``) or in (``signin``) as ``name``, going to ``then``."""
+    page.goto(f"{server.url}/{form}?next={then}")
+    page.fill('input[name="username"]', name)
     page.fill('input[name="password"]', "a long enough password")
-    page.click("#signup-submit")
+    page.click(f"#{form}-submit")
+
+
+def test_an_account_keeps_its_progress_and_takes_the_browser_s(
+    server: Server, new_page: Callable[..., Page]
+) -> None:
+    page = a_guest_s_first_step(new_page, server)
+    # a guest: kept in the browser; then an account is made in the same browser
+    account(page, server, "signup", "learner", "/learn/general")
     expect(page.locator("#lesson-root")).to_have_attribute("data-account", "1")
     expect(page.locator("#steps .step-done")).to_have_count(1)  # given to the account
     expect(page.locator("#lesson-root")).to_have_attribute("data-step", "capture")
@@ -259,10 +270,7 @@ def test_an_account_keeps_its_progress_and_takes_the_browser_s(
     solved(page, "en")
     # another browser, the same account: the server kept both steps
     other = new_page(viewport=SIZES["desktop"])
-    other.goto(server.url + "/signin?next=/learn")
-    other.fill('input[name="username"]', "learner")
-    other.fill('input[name="password"]', "a long enough password")
-    other.click("#signin-submit")
+    account(other, server, "signin", "learner", "/learn")
     expect(other.locator('.course[data-game="general"]')).to_have_attribute("data-done", "2")
     shot(other, "learn-account")
 
@@ -273,24 +281,15 @@ def test_the_lessons_index_gives_a_guest_s_progress_to_the_account(
     """A guest solves a step, makes an account and lands on the lessons' index: the step is
     shown there and kept with the account (it was given only when that course's page was
     opened again, so the index said 0 and another browser found nothing)."""
-    page = new_page(viewport=SIZES["desktop"])
-    open_lesson(page, server, "general", "en")
-    general_move(page, "b3", "c3")
-    solved(page, "en")
-    page.goto(server.url + "/signup?next=/learn")
-    page.fill('input[name="username"]', "indexer")
-    page.fill('input[name="password"]', "a long enough password")
-    page.click("#signup-submit")
+    page = a_guest_s_first_step(new_page, server)
+    account(page, server, "signup", "indexer", "/learn")
     expect(page).to_have_url(server.url + "/learn")
     course = page.locator('.course[data-game="general"]')
     expect(course).to_have_attribute("data-done", "1")
     expect(course.locator(".course-count")).to_have_text(PROGRESS["en"].format(n=1, total=6))
     assert page.evaluate("localStorage.getItem('lessons.general')") is None  # given away
     other = new_page(viewport=SIZES["desktop"])
-    other.goto(server.url + "/signin?next=/learn")
-    other.fill('input[name="username"]', "indexer")
-    other.fill('input[name="password"]', "a long enough password")
-    other.click("#signin-submit")
+    account(other, server, "signin", "indexer", "/learn")
     expect(other.locator('.course[data-game="general"]')).to_have_attribute("data-done", "1")
     assert not page.errors and not other.errors  # type: ignore[attr-defined]
 
