@@ -188,11 +188,16 @@ def test_an_arena_player_is_taken_to_each_new_game(
     players[0].call("POST", f"/api/tournament/{made['id']}/join")
     page.wait_for_url("**/play/*", timeout=30_000)
     first = page.url
+    # while the game goes on, its page never asks for the tournament (it did every 3 s)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/tournament/" in r.url else None)
     expect(page.locator("#tour-back")).to_be_visible()
     # the tournament's strip above the board, berserk offered: all fits a laptop still
     expect(page.locator("#game-berserk")).to_be_visible()
     expect(page.locator("#strip-bottom .clock")).to_be_visible()
     fits_every_laptop(page, ["#tour-back", "#game-berserk"], "tournament-game")
+    page.wait_for_timeout(3500)  # longer than one beat of the page's polling
+    assert not asked, asked
     call(page, f"/api/play/{first.rsplit('/', 1)[1]}/resign")  # (the seat is the account's)
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#rematch")).to_be_hidden()  # the arena pairs, not a rematch
