@@ -32,6 +32,12 @@ from .tokens import BAD_TOKEN, bearer
 from .users import User, Users
 
 
+def player_key(user_id: int | None, visitor: str | None) -> str:
+    """Who plays, in one word, the same wherever it is written (a request's ``Who``, a seek,
+    a game's players): ``u<account id>``, else ``v<the visitor hash's first 32 characters>``."""
+    return f"u{user_id}" if user_id is not None else f"v{(visitor or '')[:32]}"
+
+
 @dataclass(frozen=True)
 class Who:
     """The person behind a request."""
@@ -51,11 +57,10 @@ class Who:
 
     @property
     def key(self) -> str | None:
-        """Who this is, in one word: ``u<id>`` or ``v<visitor hash>`` (``None``: unknown)."""
-        if self.user is not None:
-            return f"u{self.user.id}"
-        visitor = self.visitor
-        return None if visitor is None else f"v{visitor[:32]}"
+        """Who this is, in one word (``player_key``; ``None``: unknown)."""
+        if self.user is None and self.visitor is None:
+            return None
+        return player_key(self.user.id if self.user is not None else None, self.visitor)
 
     @property
     def bot_in_browser(self) -> bool:

@@ -79,7 +79,7 @@ class Chat:
             person = session.people.get(seat)
             return f"side:{seat}", person.name if person is not None else None
         if who.user is not None:
-            return f"u{who.user.id}", who.user.username
+            return f"{who.key}", who.user.username
         return f"{who.key or 'anonymous'}", None
 
     async def send(

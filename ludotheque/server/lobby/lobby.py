@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 
 from ... import load
 from .. import timesource
-from ..accounts.identity import Who
+from ..accounts.identity import Who, player_key
 from ..accounts.moderation import check_not_banned
 from ..accounts.rules import username_key
 from ..accounts.users import Users
@@ -103,8 +103,7 @@ class Player:
 
 
 def _player(row: SeekRow) -> Player:
-    key = f"u{row.user_id}" if row.user_id is not None else f"v{(row.visitor or '')[:32]}"
-    return Player(key, row.user_id, row.visitor)
+    return Player(player_key(row.user_id, row.visitor), row.user_id, row.visitor)
 
 
 def _of(who: Who) -> Player:
@@ -622,9 +621,8 @@ def _playing(db: Session) -> Playing:
     names: dict[str, dict[str, dict[str, Any]]] = {}
     keys: dict[str, set[str]] = {}
     for p, u in rows:
-        key = f"u{p.user_id}" if p.user_id is not None else f"v{(p.visitor or '')[:32]}"
         if p.user_id is not None or p.visitor:
-            keys.setdefault(p.game_id, set()).add(key)
+            keys.setdefault(p.game_id, set()).add(player_key(p.user_id, p.visitor))
         names.setdefault(p.game_id, {})[p.side] = {
             "name": u.username if u is not None and u.closed_at is None else None,
             "rating": None if p.rating is None else round(p.rating),
