@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -300,28 +301,38 @@ def _mine(rows: list[PairingRow], user_id: int | None, kind: str) -> dict[str, A
     return None
 
 
+def _counted(e: EntrantRow, finished: bool, played: set[int]) -> bool:
+    """Whether an entrant counts among a tournament's players: in it now, or, once it is
+    over, having played a game of it (``played``: who did; a player paused or withdrawn is in
+    its final table)."""
+    return not e.withdrawn or (finished and e.user_id in played)
+
+
+def _played(rows: Iterable[PairingRow]) -> set[int]:
+    return {u for r in rows for u in (r.white, r.black) if u is not None}
+
+
 def _counts(db: Session, ids: list[str], finished: bool = False) -> dict[str, int]:
-    """The players of each tournament: those in it now; once it is over, everyone who played
-    a game of it too (a player paused or withdrawn is in its final table)."""
+    """The players of each tournament (``_counted``)."""
     if not ids:
         return {}
     rows = db.scalars(select(EntrantRow).where(EntrantRow.tournament_id.in_(ids))).all()
-    played: set[tuple[str, int]] = set()
+    pairings: dict[str, list[PairingRow]] = {}
     if finished:
         for p in db.scalars(select(PairingRow).where(PairingRow.tournament_id.in_(ids))).all():
-            played.update((p.tournament_id, u) for u in (p.white, p.black) if u is not None)
+            pairings.setdefault(p.tournament_id, []).append(p)
+    played = {t: _played(ps) for t, ps in pairings.items()}
     out: dict[str, int] = {}
     for r in rows:
-        if not r.withdrawn or (r.tournament_id, r.user_id) in played:
+        if _counted(r, finished, played.get(r.tournament_id, set())):
             out[r.tournament_id] = out.get(r.tournament_id, 0) + 1
     return out
 
 
 def _players(t: TournamentRow, entrants: list[EntrantRow], rows: list[PairingRow]) -> int:
-    """The players of a tournament, as ``_counts`` counts them."""
-    played = {u for r in rows for u in (r.white, r.black) if u is not None}
-    return sum(1 for e in entrants
-               if not e.withdrawn or (t.status == "finished" and e.user_id in played))  # fmt: skip
+    """The players of one tournament (``_counted``)."""
+    played = _played(rows)
+    return sum(1 for e in entrants if _counted(e, t.status == "finished", played))
 
 
 def _summary(t: TournamentRow, players: int) -> dict[str, Any]:
