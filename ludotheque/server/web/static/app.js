@@ -426,11 +426,9 @@ function renderStatus(live) {
 
 // A draw offer (the General and Defiance): the button to offer one, the opponent's offer with
 // Accept and Decline, the offerer's wait, and a declined offer (with how many more moves
-// before another may be made).
-function renderDraw(player, over, offers) {
+// before another may be made). None in a rated game the player has not begun (``abortOnly``).
+function renderDraw(player, over, offers, abortOnly) {
   const me = readerSide(snap, mode);
-  // (a rated game the player has not begun offers Abort only: see renderControls)
-  const abortOnly = Boolean(offers.abort && snap.table && snap.table.rated);
   const can = player && !over && Boolean(offers.draw_allowed) && me !== null && !abortOnly;
   const standing = can ? offers.draw : null;
   $("offer-draw").hidden = !(can && !standing && !offers.draw_wait);
@@ -471,7 +469,7 @@ function renderControls(live) {
   const abortOnly = Boolean(offers.abort && snap.table && snap.table.rated);
   $("resign").hidden = !(player && !over && !abortOnly);
   $("abort").hidden = !(player && !over && offers.abort);
-  renderDraw(player, over, offers);
+  renderDraw(player, over, offers, abortOnly);
   // a question whose step is no longer there goes (the game ended, the first move was made)
   if (confirmBox.open && confirmBox.opener && confirmBox.opener.hidden) confirmBox.close(false);
   // between two people a rematch is an offer: the one who did not offer sees it, with

@@ -17,18 +17,13 @@ async function refresh() {
       }
       const part = live.querySelector("#tour-status");
       const status = part?.dataset.status;
-      if (status && status !== root.dataset.status) {
-        // started or finished: the whole page changes (its buttons too); a player's first
-        // game opens by itself
-        if (status === "running" && part.dataset.myGame) window.location.assign(`/resume/${encodeURIComponent(part.dataset.myGame)}`);
-        else window.location.reload();
-        return;
-      }
-      // the reader's game: a new one opens by itself (as the lobby's does: a player who waits
-      // here would let it abort); one that ended takes its link and Berserk away
+      // started or finished: the whole page changes (its buttons too); the reader's game, the
+      // first one too, opens by itself (as the lobby's does: a player who waits here would let
+      // it abort); one that ended takes its link and Berserk away
+      const changed = Boolean(status) && status !== root.dataset.status;
       const mine = part ? part.dataset.myGame || "" : root.dataset.myGame || "";
-      if (mine !== (root.dataset.myGame || "")) {
-        if (mine) window.location.assign(`/resume/${encodeURIComponent(mine)}`);
+      if (changed || mine !== (root.dataset.myGame || "")) {
+        if (mine && (!changed || status === "running")) window.location.assign(`/resume/${encodeURIComponent(mine)}`);
         else window.location.reload();
         return;
       }
