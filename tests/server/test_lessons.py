@@ -4,6 +4,7 @@ and bad requests refused with a 4xx in the reader's language."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from fastapi.testclient import TestClient
@@ -41,6 +42,20 @@ def test_the_course_in_the_reader_s_language(client: TestClient) -> None:
     french = client.get("/api/lessons/backgammon", headers={"accept-language": "fr"}).json()
     assert french["steps"][0]["title"] == "Le plus petit dé commence"
     assert french["steps"][0]["position"] == english["steps"][0]["position"]
+
+
+def test_defiance_points_are_told_by_the_cells_that_meet_there(client: TestClient) -> None:
+    """The board labels cells, not points: a point a Defiance step asks for is told by the four
+    cells at its corner, in the same step, in both languages (a learner read "P3.2" with
+    nothing on the board to find it by)."""
+    for language in ("en", "fr"):
+        course = client.get("/api/lessons/defiance", headers={"accept-language": language})
+        for step in course.json()["steps"]:
+            told = f"{step['do']} {step['hint']}"
+            for x, y in re.findall(r"P(\d+)\.(\d+)", told):
+                i, j = int(x), int(y)
+                cells = [f"{'abcdefghij'[c]}{r + 1}" for c in (i - 1, i) for r in (j - 1, j)]
+                assert all(c in told for c in cells), (language, step["id"], x, y, cells)
 
 
 def test_a_move_judged_by_the_engine(client: TestClient) -> None:

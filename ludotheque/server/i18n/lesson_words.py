@@ -164,7 +164,8 @@ LESSONS = words(
     word("lesson.defiance.place.do",
          "A turn starts with one action: place a counter from your pool in an empty cell, facing "
          "any of eight directions. You play the Rebels: place one on a cell around the key point "
-         "P2.2 (b2, c2, b3 or c3)."),
+         "P2.2. A point is a corner of the cells, named by its column and "
+         "row: P2.2 is where b2, c2, b3 and c3 meet."),
     word("lesson.defiance.place.hint",
          "Choose c3, then a direction; leave the Command where it is."),
     word("lesson.defiance.place.why",
@@ -194,9 +195,11 @@ LESSONS = words(
     word("lesson.defiance.command.do",
          "After the action you may move one Command one point. The Rebel Command never passes "
          "between two Imperial counters side by side, nor across one diagonally. Place a "
-         "counter, then step your Command from P3.2 east to P4.2, around the wall."),
+         "counter, then step your Command from P3.2 (where c2, d2, c3 and d3 meet) east to P4.2 "
+         "(where d2, e2, d3 and e3 meet), around the wall."),
     word("lesson.defiance.command.hint",
-         "c3 and d3 wall every step north from P3.2. After placing, move the Command to P4.2."),
+         "c3 and d3 wall every step north from P3.2. After placing, move the Command one "
+         "point east, to P4.2."),
     word("lesson.defiance.command.why",
          "The Command moved after the action. Walls of Imperial counters shape its way; Rebel "
          "counters never block it."),
@@ -204,9 +207,11 @@ LESSONS = words(
     word("lesson.defiance.catch.title", "Catching the Rebel Command"),
     word("lesson.defiance.catch.do",
          "You play the Imperium. An Imperial Command steps one point straight, never diagonally, "
-         "and wins by moving onto the Rebel Command. Make any action, then catch it on P3.5."),
+         "and wins by moving onto the Rebel Command. Make any action, then catch it on P3.5, "
+         "where c5, d5, c6 and d6 meet."),
     word("lesson.defiance.catch.hint",
-         "Place a counter, then move the Imperial Command from P4.5 west to P3.5."),
+         "Place a counter, then move the Imperial Command from P4.5 (where d5, e5, d6 and e6 "
+         "meet) one point west, to P3.5."),
     word("lesson.defiance.catch.why",
          "The Imperial Command moved onto the Rebel Command: the Imperium wins."),
     word("lesson.defiance.catch.miss", "The Rebel Command is still free."),
