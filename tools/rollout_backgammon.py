@@ -29,7 +29,7 @@ best on them (``fit.npz``, or ``--name``), with its figures in ``fit.log``. ``ad
 the optimiser or the depth is what stops the fit: it fits the same targets by minibatches and Adam,
 in numpy, from the shipped network, with ``--extra N`` a second hidden layer of N units put between
 its hidden layer and a fresh output layer, ``--learn K`` learning from the first K positions only
-and ``--more DIR`` from another run's positions too (the held-out ones stay ``--dir``'s), and logs
+and ``--more DIR ...`` from other runs' positions too (the held-out ones stay ``--dir``'s), and logs
 each epoch's errors on the learned and the held-out positions by kind; without ``--extra`` it keeps
 the network of the epoch best on the held-out positions (``<name>.npz``; ``Network`` has one hidden
 layer, so a deeper one is measured, not kept). GNU Backgammon is not asked anything: it stays the
@@ -203,8 +203,8 @@ def adam(args: argparse.Namespace) -> None:
     me, opp, targets = _targets(folder)
     n = len(targets)
     cut = n - n // 10  # the same held-out tenth as ``fit``
-    if args.more is not None:  # more positions to learn from, put before the held-out ones
-        more = _targets(args.more)
+    for other in args.more or []:  # more positions to learn from, put before the held-out ones
+        more = _targets(other)
         me, opp, targets = (np.concatenate([a[:cut], b, a[cut:]]) for a, b in zip(
             (me, opp, targets), more, strict=True))  # fmt: skip
         cut += len(more[2])
@@ -315,7 +315,9 @@ def main() -> None:
     a.add_argument("--seed", type=int, default=3)
     a.add_argument("--name", default="adam")
     a.add_argument("--learn", type=int, default=0, help="positions learned from (0: all)")
-    a.add_argument("--more", type=Path, help="a run folder whose targets are learned from too")
+    a.add_argument(
+        "--more", type=Path, nargs="+", help="run folders whose targets are learned from too"
+    )
     args = parser.parse_args()
     commands = {"positions": positions, "rollouts": rollouts, "fit": fit, "adam": adam}
     commands[args.command](args)
