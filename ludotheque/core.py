@@ -129,6 +129,20 @@ class UnknownGame(InvalidPosition):
     default_code = "unknown-game"
 
 
+class UnknownSide(InvalidPosition):
+    """A side that is not one of the game's (``game.evaluate(state, "White")``): refused, never
+    read as the other side (a misspelt side would flip the value's sign)."""
+
+    default_code = "not-a-side"
+
+
+class NotAState(InvalidPosition):
+    """Something given where a state of the game was expected (``None``, another game's state,
+    a position string to a helper that takes states)."""
+
+    default_code = "not-a-state"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a game: ``winner`` is a side, or ``None`` for a draw; ``reason`` a stable code.
@@ -210,20 +224,38 @@ class Game(ABC):
     def parse_position(self, text: str) -> State:
         """The state described by a position string; raises ``InvalidPosition`` with the reason."""
 
+    def check_side(self, side: object) -> str:
+        """``side`` when it is one of this game's sides; else ``UnknownSide``."""
+        if isinstance(side, str) and side in self.sides:
+            return side
+        first, second = self.sides
+        raise UnknownSide(
+            "{value} ({type}) is not a side of this game: its sides are {first} and {second}",
+            code="not-a-side", first=first, second=second, **described(side),
+        )  # fmt: skip
+
+    def check_state(self, state: object, kind: type[State] | None = None) -> None:
+        """Refuse (``NotAState``) what is not a state of this game (of ``kind``, when given)."""
+        if not isinstance(state, kind or State) or state.game.name != self.name:
+            raise NotAState(
+                "{value} ({type}) is not a state of {game}",
+                code="not-a-state", game=self.name, **described(state),
+            )  # fmt: skip
+
     def opponent(self, side: str) -> str:
-        """The other side of a two-player game."""
+        """The other side of a two-player game (``UnknownSide`` for a side not of this game)."""
         a, b = self.sides
-        if side == a:
-            return b
-        if side == b:
-            return a
-        raise ValueError(f"unknown side {side!r}: this game's sides are {a!r} and {b!r}")
+        return b if self.check_side(side) == a else a
 
     def evaluate(self, state: State, side: str) -> float:
         """A heuristic value of ``state`` for ``side`` in [-1, 1] (1: ``side`` surely wins).
 
         The default knows only finished games; each game overrides it with its own knowledge.
+        A side not of this game is refused (``UnknownSide``), as is what is not one of its
+        states (``NotAState``).
         """
+        self.check_side(side)
+        self.check_state(state)
         outcome = state.outcome()
         if outcome is None or outcome.winner is None:
             return 0.0
@@ -232,6 +264,7 @@ class Game(ABC):
     def evaluate_many(self, states: Sequence[State], side: str) -> list[float]:
         """``evaluate`` of each state, in order. Searches call this with the children of one
         node; a game whose evaluation is cheaper in batches (a neural network) overrides it."""
+        self.check_side(side)
         return [self.evaluate(s, side) for s in states]
 
     def __repr__(self) -> str:
@@ -306,8 +339,12 @@ def perft(state: State, depth: int) -> int:
     Every move and every chance outcome is one ply; a path that reaches the end of the game early
     is not counted. ``perft(s, 0) == 1``.
     """
-    if depth < 0:
-        raise ValueError("depth must be 0 or more")
+    if not isinstance(state, State):
+        raise NotAState("{value} ({type}) is not a game state", code="not-a-game-state",
+                        **described(state))  # fmt: skip
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise InvalidPosition("perft's depth is a whole number, 0 or more, not {value} ({type})",
+                              code="bad-perft-depth", **described(depth))  # fmt: skip
     return _perft(state, depth)
 
 

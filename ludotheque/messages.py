@@ -32,9 +32,8 @@ from . import core
 PACKAGE = Path(__file__).resolve().parent
 """The package whose sources are read."""
 
-SKIPPED = ("server", "core.py")
-"""What is not read: the web server translates refusals and raises none; ``core`` defines them
-(it only rebuilds pickled ones)."""
+SKIPPED = ("server",)
+"""What is not read: the web server translates refusals and raises none."""
 
 
 class Message(NamedTuple):
@@ -90,7 +89,8 @@ def _parameter_errors(
         if arg.annotation is None:
             continue
         names = re.findall(r"\w+", ast.unparse(arg.annotation))
-        errors = tuple(classes[n] for n in names if n in classes)
+        # (``type[Refusal]`` alone rebuilds a pickled refusal of any class: ``core._restore``)
+        errors = tuple(classes[n] for n in names if n in classes and n != "Refusal")
         if errors:
             out[arg.arg] = errors
     return out

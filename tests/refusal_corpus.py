@@ -381,6 +381,25 @@ def env_refusals(rng: random.Random) -> Iterator[Refusal]:
         yield from _catch(f"{name} apply over", enc.apply, node, 0)
 
 
+def helper_refusals(rng: random.Random) -> Iterator[Refusal]:
+    """The helpers beside the state methods, given what is not a side, a state or a depth."""
+    for name in ["general", "backgammon", "defiance"]:
+        game = load(name)
+        state = game.start()
+        yield from _catch(f"{name} evaluate White", game.evaluate, state, "White")
+        yield from _catch(f"{name} opponent None", game.opponent, None)
+        yield from _catch(f"{name} evaluate None", game.evaluate, None, game.sides[0])
+    yield from _catch("perft None", ludotheque.perft, None, 1)
+    yield from _catch("perft -1", ludotheque.perft, load("general").start(), rng.choice([-1, "x"]))
+    from ludotheque.analysis import analyse, best_moves
+
+    start = load("general").start()
+    yield from _catch("best_moves None", best_moves, None, 3)
+    yield from _catch("best_moves 0", best_moves, start, 0)
+    yield from _catch("best_moves superdeep", best_moves, start, 3, "superdeep")
+    yield from _catch("analyse None", analyse, None)
+
+
 def crafted_refusals(rng: random.Random) -> Iterator[Refusal]:
     """Refusals that random play seldom meets, built on purpose (some with the games' own
     value types, as code calling the engines may pass them)."""
@@ -574,6 +593,7 @@ def refusals(seed: int = 0) -> Iterator[Refusal]:
         defiance_refusals,
         record_refusals,
         env_refusals,
+        helper_refusals,
         crafted_refusals,
     ]:
         yield from make(random.Random(f"{make.__name__}:{seed}"))

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..core import CHANCE, Game, IllegalMove, State
+from ..core import CHANCE, Game, IllegalMove, InvalidPosition, NotAState, State, described
 from ..record import Record
 from .dice import DiceSearch
 from .labels import (
@@ -236,8 +236,9 @@ def best_moves(
     dice first) or once the game is over.
     """
     _decision_side(state)
-    if n < 1:
-        raise ValueError("ask for at least one move")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidPosition("ask for one move or more, not {value} ({type})",
+                              code="bad-move-count", **described(n))  # fmt: skip
     analyst = analyst or Analyst(state.game, strength)
     counts = Counter(history)
     counts[state] += 1
@@ -266,6 +267,9 @@ def analyse(
     moves to keep per decision; ``progress(done, total)`` is called after each ply. The result
     is the same every time for the same record and strength.
     """
+    if not isinstance(record, Record):
+        raise InvalidPosition("{value} ({type}) is not a game record (ludotheque.record.Record)",
+                              code="not-a-record", **described(record))  # fmt: skip
     game = record.game_object
     analyst = analyst or Analyst(game, strength)
     states = record.states
@@ -519,7 +523,10 @@ def _summary(
 
 
 def _decision_side(state: State) -> str:
-    """The side to move of a decision node, or ``IllegalMove``."""
+    """The side to move of a decision node, or ``IllegalMove`` (``NotAState``: not a state)."""
+    if not isinstance(state, State):
+        raise NotAState("{value} ({type}) is not a game state", code="not-a-game-state",
+                        **described(state))  # fmt: skip
     mover = state.to_move
     if mover is None:
         raise IllegalMove("the game is over: there is no move to judge", code="no-move-to-judge")

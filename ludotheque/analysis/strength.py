@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core import InvalidPosition, described
+
 QUICK, NORMAL, DEEP = "quick", "normal", "deep"
 NAMES = (QUICK, NORMAL, DEEP)
 DEFAULT = NORMAL
@@ -98,8 +100,11 @@ def strength_for(game: str, name: str | Strength) -> Strength:
     if isinstance(name, Strength):
         return name
     table = _SETTINGS.get(game, _GENERIC)
-    if name not in table:
-        raise ValueError(f"unknown analysis strength {name!r}; choose from: {', '.join(NAMES)}")
+    if not isinstance(name, str) or name not in table:
+        raise InvalidPosition(
+            "unknown analysis strength {value} ({type}); choose from: {choices}",
+            code="unknown-strength", choices=", ".join(NAMES), **described(name),
+        )  # fmt: skip
     return table[name]
 
 

@@ -562,7 +562,7 @@ class BackgammonState(State):
         """Whether ``side`` (the side on turn by default) could double before its roll now:
         the cube allows it, whatever the moment of the turn."""
         stakes = self._stakes
-        who = self.side if side is None else side
+        who = self.side if side is None else self._game.check_side(side)
         if stakes is None or who is None or self.outcome() is not None:
             return False
         return stakes.may_double(SIDES.index(who))
@@ -736,11 +736,7 @@ class BackgammonState(State):
     # -- internals -------------------------------------------------------------------------
 
     def _packed(self, side: str) -> int:
-        if side == WHITE:
-            return self._white
-        if side == BLACK:
-            return self._black
-        raise ValueError(f"unknown side {side!r}: the sides are white and black")
+        return self._white if self._game.check_side(side) == WHITE else self._black
 
 
 StateParts = tuple["BackgammonGame", int, int, int, Roll | None, Stakes | None]
@@ -889,13 +885,15 @@ class BackgammonGame(Game):
         evaluate_many = BackgammonGame.heuristic_many
         if evaluate_many is None:
             return super().evaluate_many(states, side)
+        self.check_side(side)
         finished = super().evaluate  # exact for finished games
         out = [0.0] * len(states)
         unfinished: list[int] = []
         batch: list[BackgammonState] = []
         for i, s in enumerate(states):
+            self.check_state(s, BackgammonState)
+            assert isinstance(s, BackgammonState)
             if s.outcome() is None:
-                assert isinstance(s, BackgammonState)
                 unfinished.append(i)
                 batch.append(s)
             else:

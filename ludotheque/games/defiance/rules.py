@@ -320,7 +320,7 @@ class DefianceState(_Fields, State):
 
     def dead_zones(self, side: str | None = None) -> list[str]:
         """The empty cells where ``side`` (default: the side to move) may not place."""
-        who = self._side if side is None else SIDES.index(side)
+        who = self._side if side is None else SIDES.index(self._game.check_side(side))
         if who < 0:
             return []
         geo = self._game.geo
@@ -889,10 +889,9 @@ class DefianceGame(Game):
     def evaluate(self, state: State, side: str) -> float:
         """Heuristic value for ``side`` (see ``games.defiance.evaluation``)."""
         heuristic = DefianceGame.heuristic
-        if heuristic is None or state.outcome() is not None:
-            return super().evaluate(state, side)
-        assert isinstance(state, DefianceState)
-        return heuristic(state, side)
+        if heuristic is None or not isinstance(state, DefianceState) or state.outcome() is not None:
+            return super().evaluate(state, side)  # (which refuses a side or state not of this game)
+        return heuristic(state, self.check_side(side))
 
 
 _GAMES: dict[str, DefianceGame] = {}

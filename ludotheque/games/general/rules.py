@@ -318,10 +318,9 @@ class GeneralGame(Game):
     def evaluate(self, state: State, side: str) -> float:
         """Heuristic value for ``side`` (see ``games.general.evaluation``)."""
         heuristic = GeneralGame.heuristic
-        if heuristic is None or state.outcome() is not None:
-            return super().evaluate(state, side)
-        assert isinstance(state, GeneralState)
-        return heuristic(state, side)
+        if heuristic is None or not isinstance(state, GeneralState) or state.outcome() is not None:
+            return super().evaluate(state, side)  # (which refuses a side or state not of this game)
+        return heuristic(state, self.check_side(side))
 
     def parse_position(self, text: str) -> GeneralState:
         return _parse_position(text)
