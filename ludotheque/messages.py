@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from . import core
+from . import record as _record  # noqa: F401  (its ``InvalidRecord`` is a refusal class too)
 
 PACKAGE = Path(__file__).resolve().parent
 """The package whose sources are read."""

@@ -11,6 +11,7 @@ another version of the package (to compare the English of two versions message b
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 import string
@@ -355,6 +356,81 @@ def record_refusals(rng: random.Random) -> Iterator[Refusal]:
     yield from _catch("choose dice", dice.play, "w1b6")
     unseeded = Record.new("backgammon")
     yield from _catch("no seed", unseeded.roll)
+    for i, text in enumerate(_bad_records()):
+        yield from _catch(f"bad record {i}", Record.from_json, text)
+    from ludotheque.games.backgammon import mat
+
+    for i, text in enumerate(_bad_mat_files()):
+        yield from _catch(f"bad .mat {i}", mat.loads, text)
+
+
+def _bad_records() -> list[Any]:
+    """Record texts and objects, each wrong in one way (a refusal code of its own)."""
+    good = Record.new("general")
+    good.play("a2-b2")
+    base = good.to_dict()
+    won = Record.new("general")
+    for move in ["a2-b2", "c3-b4"]:
+        won.play(move)
+    won.resign("general")
+    bg = Record.new("backgammon", ruleset="money", seed="ab" * 16)
+    bg.roll()
+    bg_dict = bg.to_dict()
+    bg.play(bg.state.legal_moves()[0])
+    played = bg.to_dict()
+    ended = Record.new("general")  # a random game to its end (50 moves: the general wins)
+    pick = random.Random(0)
+    while ended.outcome() is None:
+        ended.play(pick.choice(ended.state.legal_moves()))
+    over = ended.to_dict()
+
+    def changed(data: dict[str, Any], **fields: Any) -> str:
+        return json.dumps({**data, **fields})
+
+    return [
+        "{",
+        b"\xff",
+        None,
+        "[" * 50_000 + "]" * 50_000,
+        "[1]",
+        changed(base, format="pgn"),
+        changed(base, version=9),
+        changed(base, game="chess"),
+        changed(base, players={"rebels": 3}),
+        changed(bg_dict, dice={**bg_dict["dice"], "seed": "cd" * 16}),
+        changed(bg_dict, dice={**bg_dict["dice"], "draws": [-1]}),
+        changed(bg_dict, dice={**bg_dict["dice"], "draws": [0], "drawn": 0}),
+        json.dumps({k: v for k, v in base.items() if k != "game"}),
+        changed(base, moves="a2-b2"),
+        changed(base, moves=[1]),
+        changed(base, options={"turn_limit": 0}),
+        changed(base, start="zz"),
+        changed(bg_dict, dice={**bg_dict["dice"], "draws": [0, 1]}),
+        changed(over, moves=[*over["moves"], "a2-b2"]),
+        changed(played, chance=[]),
+        changed(bg_dict, chance=[*bg_dict["chance"], "31"]),
+        changed(base, moves=["a2-b2", "a1-a1"]),
+        changed(over, result=None),
+        changed(over, result={"winner": "rebels", "reason": "shut-in"}),
+        changed(base, result={"winner": 3}),
+        changed(won.to_dict(), result={"winner": "rebels", "reason": "shut-in"}),
+        changed(base, result={"winner": "rebels", "reason": "shut-in"}),
+        changed(won.to_dict(), result={**won.to_dict()["result"], "points": 7}),
+    ]
+
+
+def _bad_mat_files() -> list[Any]:
+    """.mat texts, each wrong in one way."""
+    head = " 3 point match\n\n"
+    game = " Game 1\n White : 0                          Black : 0\n"
+    return [
+        3,
+        "not a match\n",
+        head + " 1) 31: 8/5 6/5\n",
+        head + game + " 1) 99: 8/5\n",
+        head,
+        head + game + " 1) 31: 24/1\n",
+    ]
 
 
 def env_refusals(rng: random.Random) -> Iterator[Refusal]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -98,12 +99,48 @@ def test_result_must_match_the_moves() -> None:
         ('{"game": "general", "ruleset": null, "format": "pgn"}', "not a Ludothèque record"),
         ('{"game": "general", "ruleset": null, "options": {"repetition": 0}}', "positive"),
         ('{"game": "general", "ruleset": null, "players": {"rebels": 3}}', "players"),
-        ('{"game": "general", "ruleset": null, "result": {"winner": 1}}', "result must be"),
+        (
+            '{"game": "general", "ruleset": null, "result": {"winner": 1}}',
+            "the result is an object",
+        ),
     ],
 )
 def test_malformed_records(data: str, reason: str) -> None:
     with pytest.raises(InvalidRecord, match=reason):
         Record.from_json(data)
+
+
+def test_a_record_refusal_is_a_coded_invalid_position() -> None:
+    """DESIGN.md: bad input raises only ``IllegalMove`` or ``InvalidPosition``, as data. A record
+    was refused by a third class with no code (an outsider's review)."""
+    text = json.dumps({"game": "general", "ruleset": None, "moves": ["a2-b2", "a1-b2"]})
+    with pytest.raises(ludotheque.InvalidPosition) as refused:
+        Record.from_json(text)
+    assert isinstance(refused.value, InvalidRecord)
+    assert refused.value.code == "record-illegal-move"
+    assert refused.value.params["ply"] == 2 and refused.value.params["side"] == "general"
+    assert str(refused.value) == refused.value.template.format(**refused.value.params)
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_json_nested_too_deeply_is_refused_not_a_recursion_error(depth: int) -> None:
+    for text in ("[" * depth + "]" * depth, '{"a":' * depth + "1" + "}" * depth):
+        with pytest.raises(InvalidRecord) as refused:
+            Record.from_json(text)
+        assert refused.value.code in ("record-too-deep", "record-not-object")
+
+
+def test_the_analyse_command_says_a_deep_record_is_not_a_game_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ludotheque.cli import main
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["analyse", str(deep)]) != 0
+    assert "is not a game record: not a record: its JSON is nested too deeply" in (
+        capsys.readouterr().err
+    )
 
 
 def test_threefold_repetition_is_a_draw() -> None:

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import load
-from ..core import Game, UnknownGame
+from ..core import Game, InvalidPosition, UnknownGame, described
 from .dice import seed_digest
 
 if TYPE_CHECKING:
@@ -35,8 +35,18 @@ VERSION = 1
 """The ``version`` of the format written; the only one read."""
 
 
-class InvalidRecord(ValueError):
-    """A record that cannot be read or does not replay; the message names the ply and reason."""
+class InvalidRecord(InvalidPosition):
+    """A record that cannot be read or does not replay; the message names the ply and reason.
+
+    An ``InvalidPosition`` (so a ``ValueError``), with its code, template and parameters: the
+    public API's bad input raises only ``IllegalMove`` or ``InvalidPosition``."""
+
+    default_code = "invalid-record"
+
+
+def shown(value: object) -> str:
+    """``value`` as a refusal shows it: its ``repr``, cut short (a record may hold anything)."""
+    return str(described(value)["value"])
 
 
 def now() -> str:
@@ -119,7 +129,11 @@ def parse_json(text: str | bytes) -> Any:
     try:
         return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
-        raise InvalidRecord(f"not a JSON record: {exc}") from None
+        raise InvalidRecord("not a JSON record: {reason}", code="record-not-json",
+                            reason=str(exc)[:200]) from None  # fmt: skip
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise InvalidRecord("not a record: its JSON is nested too deeply",
+                            code="record-too-deep") from None  # fmt: skip
 
 
 def read(data: Any) -> Contents:
@@ -127,23 +141,27 @@ def read(data: Any) -> Contents:
     against its commitment); raises ``InvalidRecord`` saying what is wrong. ``ended`` and
     ``result`` are read after the replay (``read_ended``, ``read_result``)."""
     if not isinstance(data, dict):
-        raise InvalidRecord("a record is a JSON object")
+        raise InvalidRecord("a record is a JSON object, not {value} ({type})",
+                            code="record-not-object", **described(data))  # fmt: skip
     if data.get("format", FORMAT) != FORMAT:
-        raise InvalidRecord(f"not a Ludothèque record (format {data.get('format')!r})")
+        raise InvalidRecord("not a Ludothèque record (format {value})", code="record-format",
+                            value=shown(data.get("format")))  # fmt: skip
     if data.get("version", VERSION) != VERSION:
-        raise InvalidRecord(f"unsupported record version {data.get('version')!r}")
+        raise InvalidRecord("unsupported record version {value}", code="record-version",
+                            value=shown(data.get("version")))  # fmt: skip
     game_name = _field(data, "game", str)
     ruleset = _field(data, "ruleset", (str, type(None)))
     try:
         game = load(game_name, ruleset)
     except UnknownGame as exc:
-        raise InvalidRecord(str(exc)) from None
+        raise InvalidRecord("the record's game: {reason}", code="record-game",
+                            reason=str(exc)) from None  # fmt: skip
     start = _field(data, "start", (str, type(None)), default=None)
     moves = _string_list(data, "moves")
     chance = _string_list(data, "chance")
     players = _field(data, "players", dict, default={})
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in players.items()):
-        raise InvalidRecord("players must map sides to names (strings)")
+        raise InvalidRecord("players must map sides to names (strings)", code="record-players")
     dice = _field(data, "dice", (dict, type(None)), default=None)
     options = _field(data, "options", dict, default={})
     seed = seed_hash = None
@@ -152,7 +170,8 @@ def read(data: Any) -> Contents:
         seed = _field(dice, "seed", (str, type(None)), default=None)
         seed_hash = _field(dice, "seed_sha256", (str, type(None)), default=None)
         if seed is not None and seed_hash is not None and seed_digest(seed) != seed_hash:
-            raise InvalidRecord("the dice seed does not match its SHA-256 commitment")
+            raise InvalidRecord("the dice seed does not match its SHA-256 commitment",
+                                code="record-seed")  # fmt: skip
     started = _field(data, "started", str, default=now())
     if seed_hash is None and seed is not None:
         seed_hash = seed_digest(seed)
@@ -179,11 +198,13 @@ def _draws(dice: dict[str, Any] | None, chances: int) -> tuple[list[int] | None,
         return None, chances
     draws = _field(dice, "draws", list, default=list(range(chances)))
     if not all(_whole(n) for n in draws):
-        raise InvalidRecord("the dice's draw numbers must be whole numbers from 0")
+        raise InvalidRecord("the dice's draw numbers must be whole numbers from 0",
+                            code="record-draws")  # fmt: skip
     drawn = _field(dice, "drawn", int, default=draws[-1] + 1 if draws else 0)
     numbers = [*draws, drawn]
     if not _whole(drawn) or any(b <= a for a, b in itertools.pairwise(numbers)):
-        raise InvalidRecord("the dice's draw numbers must increase, below 'drawn'")
+        raise InvalidRecord("the dice's draw numbers must increase, below 'drawn'",
+                            code="record-draws-order")  # fmt: skip
     return list(draws), drawn
 
 
@@ -206,18 +227,20 @@ def read_result(data: dict[str, Any]) -> dict[str, Any] | None:
 def _field(data: dict[str, Any], key: str, kind: Any, default: Any = ...) -> Any:
     if key not in data:
         if default is ...:
-            raise InvalidRecord(f"the record has no {key!r}")
+            raise InvalidRecord("the record has no '{key}'", code="record-missing", key=key)
         return default
     value = data[key]
     if not isinstance(value, kind):
-        raise InvalidRecord(f"{key!r} has the wrong type ({type(value).__name__})")
+        raise InvalidRecord("'{key}' has the wrong type ({type})", code="record-field-type",
+                            key=key, type=type(value).__name__)  # fmt: skip
     return value
 
 
 def _string_list(data: dict[str, Any], key: str) -> list[str]:
     value = _field(data, key, list, default=[])
     if not all(isinstance(v, str) for v in value):
-        raise InvalidRecord(f"{key!r} must be a list of strings")
+        raise InvalidRecord("'{key}' must be a list of strings", code="record-not-strings",
+                            key=key)  # fmt: skip
     return list(value)
 
 
@@ -226,7 +249,8 @@ def _int_option(options: dict[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidRecord(f"option {key!r} must be a positive integer or null")
+        raise InvalidRecord("option '{key}' must be a positive integer or null",
+                            code="record-option", key=key)  # fmt: skip
     return value
 
 

@@ -20,7 +20,7 @@ from . import format as record_format
 from . import match
 from .dice import draw_chance, new_seed, seed_digest
 from .endings import ABANDONED, ABORTED, AGREEMENT, RESIGNATION, draw, draw_options
-from .format import InvalidRecord, now
+from .format import InvalidRecord, now, shown
 
 
 @dataclass
@@ -321,7 +321,8 @@ class Record:
         try:
             record._reset(game)
         except ValueError as exc:
-            raise InvalidRecord(f"bad start position: {exc}") from None
+            raise InvalidRecord("bad start position: {reason}", code="record-start",
+                                reason=str(exc)) from None  # fmt: skip
         record._replay(contents.moves, contents.chance, contents.draws)
         record.drawn = max(record.drawn, contents.drawn)
         record.ended = record_format.read_ended(data, record.ended)
@@ -334,8 +335,9 @@ class Record:
         draw number (``draws``; ``None``: 0, 1, 2…)."""
         if draws is not None and len(draws) != len(chance):
             raise InvalidRecord(
-                f"the dice give {len(draws)} draw numbers for {len(chance)} chance outcomes"
-            )
+                "the dice give {draws} draw numbers for {outcomes} chance outcomes",
+                code="record-draw-count", draws=len(draws), outcomes=len(chance),
+            )  # fmt: skip
         mi = ci = 0
         ply = 0
         while mi < len(moves) or ci < len(chance):
@@ -344,53 +346,66 @@ class Record:
             over = self._history_outcome()
             if over is not None:
                 raise InvalidRecord(
-                    f"ply {ply}: the game was already over ({over.winner or 'draw'}: "
-                    f"{over.reason}) but the record goes on"
-                )
+                    "ply {ply}: the game was already over ({winner}: {reason}) but the record "
+                    "goes on", code="record-goes-on", ply=ply, winner=over.winner or "draw",
+                    reason=over.reason,
+                )  # fmt: skip
             if state.to_move == CHANCE:
                 if ci >= len(chance):
-                    raise InvalidRecord(f"ply {ply}: a chance outcome (dice) is missing")
+                    raise InvalidRecord("ply {ply}: a chance outcome (dice) is missing",
+                                        code="record-chance-missing", ply=ply)  # fmt: skip
                 text = chance[ci]
                 if draws is not None:
                     if draws[ci] < self.drawn:
                         raise InvalidRecord(
-                            f"ply {ply}: draw number {draws[ci]} comes after {self.drawn - 1}"
-                        )
+                            "ply {ply}: draw number {draw} comes after {last}",
+                            code="record-draw-back", ply=ply, draw=draws[ci],
+                            last=self.drawn - 1,
+                        )  # fmt: skip
                     self.drawn = draws[ci]
                 ci += 1
                 what = "chance"
             else:
                 if mi >= len(moves):
                     raise InvalidRecord(
-                        f"ply {ply}: {len(chance) - ci} chance outcome(s) left over with no move"
-                    )
+                        "ply {ply}: {left} chance outcome(s) left over with no move",
+                        code="record-chance-left", ply=ply, left=len(chance) - ci,
+                    )  # fmt: skip
                 text = moves[mi]
                 mi += 1
                 what = str(state.to_move)
             try:
                 self.play(text)
             except IllegalMove as exc:
-                raise InvalidRecord(f"ply {ply} ({what}, {text!r}): {exc}") from None
+                raise InvalidRecord(
+                    "ply {ply} ({side}, {text}): {reason}", code="record-illegal-move",
+                    ply=ply, side=what, text=shown(text), reason=str(exc)[:300],
+                ) from None  # fmt: skip
 
     def _check_result(self, result: dict[str, Any] | None) -> None:
         replayed = self._history_outcome()
         if result is None:
             if replayed is not None:
                 raise InvalidRecord(
-                    f"the record gives no result but the game ended ({replayed.reason})"
-                )
+                    "the record gives no result but the game ended ({reason})",
+                    code="record-no-result", reason=replayed.reason,
+                )  # fmt: skip
             return
         winner = result.get("winner")
         reason = result.get("reason")
         if not isinstance(reason, str) or not (winner is None or isinstance(winner, str)):
-            raise InvalidRecord("result must be {'winner': side or null, 'reason': code}")
+            raise InvalidRecord(
+                "the result is an object with 'winner' (a side or null) and 'reason' (a code)",
+                code="record-result-shape",
+            )  # fmt: skip
         claimed = Outcome(winner, reason)
         if replayed is not None:
             if claimed != replayed:
                 raise InvalidRecord(
-                    f"the record says {winner or 'draw'} ({reason}) but the moves give "
-                    f"{replayed.winner or 'draw'} ({replayed.reason})"
-                )
+                    "the record says {winner} ({reason}) but the moves give {result} ({why})",
+                    code="record-result-differs", winner=(winner or "draw")[:60],
+                    reason=reason[:60], result=replayed.winner or "draw", why=replayed.reason,
+                )  # fmt: skip
             self._check_points(result)
             return
         game = self.game_object
@@ -402,8 +417,9 @@ class Record:
             return
         if reason != RESIGNATION or winner not in game.sides:
             raise InvalidRecord(
-                f"the record says {winner or 'draw'} ({reason}) but the game is not over"
-            )
+                "the record says {winner} ({reason}) but the game is not over",
+                code="record-result-early", winner=(winner or "draw")[:60], reason=reason[:60],
+            )  # fmt: skip
         self.result = claimed
         self._check_points(result)
 
@@ -414,7 +430,10 @@ class Record:
         claimed = result["points"]
         actual = self.points()
         if isinstance(claimed, bool) or claimed != actual:
-            raise InvalidRecord(f"the record says {claimed!r} points but the game gives {actual}")
+            raise InvalidRecord(
+                "the record says {claimed} points but the game gives {actual}",
+                code="record-points", claimed=shown(claimed), actual=shown(actual),
+            )  # fmt: skip
 
 
 __all__ = ["Record"]

@@ -211,7 +211,7 @@ class _Game:
 def loads(text: str) -> MatFile:
     """Read ``.mat`` text: the match length, the players and every game (as records)."""
     if not isinstance(text, str):
-        raise InvalidRecord("a .mat file is text")
+        raise InvalidRecord("a .mat file is text", code="mat-not-text")
     header: dict[str, str] = {}
     length: int | None = None
     games: list[_Game] = []
@@ -227,14 +227,16 @@ def loads(text: str) -> MatFile:
         if length is None:
             match = _LENGTH_RE.fullmatch(line)
             if match is None:
-                raise InvalidRecord(f"line {number}: a .mat file starts with ' N point match'")
+                raise InvalidRecord("line {line}: a .mat file starts with ' N point match'",
+                                    code="mat-length", line=number)  # fmt: skip
             length = int(match[1])
             continue
         if _GAME_RE.fullmatch(line):
             games.append(_Game())
             continue
         if not games:
-            raise InvalidRecord(f"line {number}: a game starts with ' Game 1'")
+            raise InvalidRecord("line {line}: a game starts with ' Game 1'", code="mat-game",
+                                line=number)  # fmt: skip
         game = games[-1]
         scores = _SCORES_RE.fullmatch(line)
         if scores and not _NUMBER_RE.match(line) and not game.names[0]:
@@ -244,9 +246,11 @@ def loads(text: str) -> MatFile:
         try:
             game.entries.extend(_line_entries(line))
         except ValueError as exc:
-            raise InvalidRecord(f"line {number}: {exc}") from None
+            raise InvalidRecord("line {line}: {reason}", code="mat-line", line=number,
+                                reason=str(exc)) from None  # fmt: skip
     if length is None or not games:
-        raise InvalidRecord("a .mat file gives ' N point match' and at least one game")
+        raise InvalidRecord("a .mat file gives ' N point match' and at least one game",
+                            code="mat-empty")  # fmt: skip
     crawford_rule = header.get("Crawford", "On").lower() != "off"
     crawford_done = False
     records = []
@@ -258,7 +262,8 @@ def loads(text: str) -> MatFile:
         try:
             records.append(_replay(length, game, crawford, header))
         except (IllegalMove, InvalidPosition, ValueError) as exc:
-            raise InvalidRecord(f"game {number}: {exc}") from None
+            raise InvalidRecord("game {game}: {reason}", code="mat-game-error", game=number,
+                                reason=str(exc)) from None  # fmt: skip
     players = games[0].names
     return MatFile(length, (players[0] or "White", players[1] or "Black"), records, header)
 
