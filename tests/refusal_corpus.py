@@ -465,6 +465,8 @@ def helper_refusals(rng: random.Random) -> Iterator[Refusal]:
         yield from _catch(f"{name} evaluate White", game.evaluate, state, "White")
         yield from _catch(f"{name} opponent None", game.opponent, None)
         yield from _catch(f"{name} evaluate None", game.evaluate, None, game.sides[0])
+    for name, text in [("general", "a2-b2" * 50), ("defiance", "e5>N" + ";P2.2-P3.2" * 30)]:
+        yield from _catch(f"{name} long move", load(name).start().play, text)
     yield from _catch("perft None", ludotheque.perft, None, 1)
     yield from _catch("perft -1", ludotheque.perft, load("general").start(), rng.choice([-1, "x"]))
     from ludotheque.analysis import analyse, best_moves

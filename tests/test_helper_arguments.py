@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludotheque
-from ludotheque import InvalidPosition, NotAState, State, UnknownSide, perft
+from ludotheque import IllegalMove, InvalidPosition, NotAState, State, UnknownSide, perft
 from ludotheque.games.backgammon import BackgammonState
 from ludotheque.games.defiance import DefianceState
 
@@ -124,3 +124,17 @@ def test_the_analysis_refuses_what_is_not_a_state_a_record_a_count_or_a_strength
             call()
         assert refused.value.code == code
     assert len(best_moves(state, 2, "quick")) == 2
+
+
+@pytest.mark.parametrize(("name", "ruleset"), GAMES)
+def test_a_move_far_too_long_is_refused_quoting_its_start_only(name: str, ruleset: str) -> None:
+    """A refusal quoted the whole text: a 1 MB Defiance turn gave a 1 MB message."""
+    state = started(name, ruleset)
+    legal = str(state.legal_moves()[0])
+    for text in (legal + ";P2.2-P3.2" * 100_000, legal + " 13/7" * 100_000, " " * 10_000 + legal):
+        if text.strip() == legal:
+            assert state.play(text) == state.play(legal)  # spaces around a move are not its text
+            continue
+        with pytest.raises(IllegalMove) as refused:
+            state.play(text)
+        assert refused.value.code == "move-too-long" and len(str(refused.value)) < 120

@@ -126,8 +126,10 @@ def _opening_play(ruleset: str) -> State:
 @pytest.mark.parametrize("ruleset", ["seed", "standard"])
 @pytest.mark.parametrize("text", [f"6/{HUGE}", f"{HUGE}/5", f"8/5({HUGE})", f"8/5 6/5 bar/{HUGE}*"])
 def test_a_number_too_long_for_int_in_a_backgammon_move(ruleset: str, text: str) -> None:
-    message = str(refused_move(_opening_play(ruleset), text))
-    assert "too many digits" in message
+    # the whole text is too long to be a move, before its number is read
+    assert refused_move(_opening_play(ruleset), text).code == "move-too-long"
+    shorter = text.replace(HUGE, "9" * 60)  # a move's length, a number far too long
+    assert "too many digits" in str(refused_move(_opening_play(ruleset), shorter))
 
 
 @pytest.mark.parametrize("ruleset", ["10x10", "8x8"])

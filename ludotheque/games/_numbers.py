@@ -12,8 +12,31 @@ from typing import Literal
 
 from ..core import InvalidMove, InvalidPosition
 
+MAX_MOVE = 200
+"""How many characters a move's text may have, spaces around it aside: the longest legal move
+of any game is a few dozen (a refusal quotes the start of longer text, never all of it)."""
+
 MAX_DIGITS = 9
 """How many digits a number may have, leading zeros aside (the games' numbers have one or two)."""
+
+
+def short_enough(text: str) -> str:
+    """``text`` when it is short enough to be a move (``MAX_MOVE``), else ``InvalidMove``
+    quoting its start: a refusal that copied a megabyte of text would be no message at all.
+
+    >>> short_enough("a2-b2")
+    'a2-b2'
+    >>> short_enough("13/7 " * 1000)
+    Traceback (most recent call last):
+    ...
+    ludotheque.core.InvalidMove: '13/7 13/7 13/7 13/7 13/7 13/7 13/7 13/7 …' is far too long ...
+    """
+    if len(text) > MAX_MOVE and len(stripped := text.strip()) > MAX_MOVE:
+        raise InvalidMove(
+            "{start!r} is far too long to be a move ({count} characters)",
+            code="move-too-long", start=stripped[:40] + "…", count=len(stripped),
+        )  # fmt: skip
+    return text
 
 
 def read_number(

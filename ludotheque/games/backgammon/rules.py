@@ -28,7 +28,7 @@ from ...core import (
     describe_value,
     described,
 )
-from .._numbers import read_number
+from .._numbers import read_number, short_enough
 from . import board as B
 from . import cube as cube_rules
 from . import ids, notation
@@ -284,6 +284,7 @@ class BackgammonState(State):
                 code="backgammon-move-not-text",
                 **described(text),
             )
+        short_enough(text)
         over = self.outcome()
         if over is not None:
             raise _game_over(over)

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 
 from ...core import InvalidMove, described
-from .._numbers import read_number
+from .._numbers import read_number, short_enough
 from .geometry import ARROWS, DIRECTION_INDEX, Geometry
 from .moves import PLACE, ROTATE, Action, CommandMove
 
@@ -25,7 +25,7 @@ def parse_action(geo: Geometry, text: object) -> Action:
             code="action-not-text",
             **described(text),
         )
-    cleaned = "".join(text.split()).lower()
+    cleaned = "".join(short_enough(text).split()).lower()
     match = _ACTION_RE.fullmatch(cleaned)
     if match is None:
         raise InvalidMove(

@@ -25,6 +25,7 @@ from ...core import (
     describe_value,
     described,
 )
+from .._numbers import short_enough
 from .board import (
     AfterAction,
     Bitboards,
@@ -919,7 +920,7 @@ def _parse_turn(state: DefianceState, text: object) -> Turn:
     if over is not None:
         raise _game_over(over)
     geo = state._game.geo
-    head, sep, tail = text.partition(";")
+    head, sep, tail = short_enough(text).partition(";")
     action = parse_action(geo, head)
     mid = state._after_action(action)  # says why an action is illegal
     if not sep:

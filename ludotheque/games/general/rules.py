@@ -25,6 +25,7 @@ from ...core import (
     describe_value,
     described,
 )
+from .._numbers import short_enough
 from .board import (
     ALL_MASK,
     APEX,
@@ -505,7 +506,7 @@ def _parse_move(state: GeneralState, text: object) -> GeneralMove:
         )
     if state.outcome() is not None:
         raise state._game_over()
-    cleaned = text.strip().lower()
+    cleaned = short_enough(text).strip().lower()
     match = _MOVE_RE.fullmatch(cleaned)
     if match is None:
         raise InvalidMove(
