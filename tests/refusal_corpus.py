@@ -436,6 +436,8 @@ def _bad_mat_files() -> list[Any]:
 def env_refusals(rng: random.Random) -> Iterator[Refusal]:
     from ludotheque.envs import encoding
 
+    yield from _catch("max_turns 0", encoding, "general", None, 0)
+    yield from _catch("match_length money", encoding, "backgammon", "money", None, 3)
     for name in ["general", "backgammon", "defiance"]:
         enc = encoding(name)
         node = enc.initial()

@@ -21,7 +21,7 @@ or part of a move, and fixed-shape observation arrays. The adapters need the ``r
 
 from __future__ import annotations
 
-from .. import available_games, load
+from .. import InvalidPosition, available_games, load
 from ..games.backgammon.cube import MATCH
 from ..games.backgammon.rules import BackgammonGame
 from .backgammon import BackgammonEncoding
@@ -45,14 +45,15 @@ def encoding(
     """The encoding of ``game`` with ``ruleset`` (its default when ``None``), a turn limit (the
     game's default when ``None``) and, for backgammon's ``match`` ruleset only, the match's
     length in points (1 to 25; ``None``: 7). Raises ``UnknownGame`` for an unknown game or
-    ruleset, ``ValueError`` for a turn limit or match length it cannot take."""
+    ruleset, ``InvalidPosition`` for a turn limit or match length it cannot take."""
     loaded = load(game, ruleset)
     if match_length is None:
         return _ENCODINGS[loaded.name](loaded, max_turns)
     if not isinstance(loaded, BackgammonGame) or loaded.stakes_kind != MATCH:
-        raise ValueError(
-            f"match_length is for backgammon's match ruleset, not {loaded.name} {loaded.ruleset}"
-        )
+        raise InvalidPosition(
+            "match_length is for backgammon's match ruleset, not {game} {ruleset}",
+            code="match-length-not-match", game=loaded.name, ruleset=loaded.ruleset,
+        )  # fmt: skip
     return BackgammonEncoding(loaded, max_turns, match_length)
 
 

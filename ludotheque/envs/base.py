@@ -21,7 +21,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import CHANCE, Game, IllegalMove, InvalidMove, InvalidPosition, Outcome, State
+from ..core import (
+    CHANCE,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    InvalidPosition,
+    Outcome,
+    State,
+    described,
+)
 from . import fast
 
 CHANCE_PLAYER = -1
@@ -227,7 +236,10 @@ class Encoding(ABC):
         if max_turns is None:
             max_turns = self.default_max_turns
         if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
-            raise ValueError(f"max_turns must be a whole number of turns ≥ 1, not {max_turns!r}")
+            raise InvalidPosition(
+                "max_turns must be a whole number of turns, 1 or more, not {value} ({type})",
+                code="bad-max-turns", **described(max_turns),
+            )  # fmt: skip
         self.max_turns = max_turns
         self._initial: Node | None = None
         self._players: dict[str | None, int] = {CHANCE: CHANCE_PLAYER}

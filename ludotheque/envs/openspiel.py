@@ -11,7 +11,9 @@ Registered games: ``ludotheque_general``, ``ludotheque_backgammon`` (chance node
 ``ludotheque_defiance``, each with the parameters ``ruleset`` (the game's rulesets, as
 ``ludotheque.available_games()`` lists them) and ``max_turns`` (the turn limit, see each game's
 encoding; 0, the default, is the ruleset's own); ``ludotheque_backgammon`` also takes
-``match_length``, the points of its ``match`` ruleset's match (1 to 25; 0, the default, is 7).
+``match_length``, the points of its ``match`` ruleset's match (1 to 25, 7 by default). OpenSpiel
+gives every parameter its default before the game sees it: -1, the default of both, stands for
+the ruleset's own (so that 0 is refused, as the rules and the PettingZoo environments refuse it).
 Actions, chance outcomes and observation tensors follow the encodings of
 ``ludotheque.envs.general``, ``.backgammon`` and ``.defiance``; players are numbered as the game
 lists its sides (player 0 moves first). Returns are 1 for a win, -1 for a loss and 0 for a draw or a
@@ -48,6 +50,9 @@ _LONG_NAMES = {
     "backgammon": "Ludothèque: backgammon",
     "defiance": "Ludothèque: Defiance and Domain",
 }
+OWN = -1
+"""The default of ``max_turns`` and ``match_length``: the ruleset's own."""
+
 _ENCODINGS: dict[tuple[str, str, int, int | None], Encoding] = {}
 
 
@@ -62,10 +67,10 @@ def _encoding(game: str, ruleset: str, max_turns: int, match_length: int | None)
 
 
 def _parameters(game: str) -> dict[str, Any]:
-    """A game's parameters with their defaults (0: the ruleset's own)."""
-    params: dict[str, Any] = {"ruleset": available_games()[game][0], "max_turns": 0}
+    """A game's parameters with their defaults (``OWN``: the ruleset's own)."""
+    params: dict[str, Any] = {"ruleset": available_games()[game][0], "max_turns": OWN}
     if game == "backgammon":
-        params["match_length"] = 0
+        params["match_length"] = OWN
     return params
 
 
@@ -102,9 +107,11 @@ class LudothequeGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         game = self.game_name
         ruleset = str(params.get("ruleset", available_games()[game][0]))
-        max_turns = int(params.get("max_turns") or 0)
-        match_length = int(params.get("match_length") or 0) or None
-        enc = make_encoding(game, ruleset, max_turns or None, match_length)
+        max_turns, match_length = (
+            None if params.get(key, OWN) == OWN else params[key]
+            for key in ("max_turns", "match_length")
+        )  # fmt: skip
+        enc = make_encoding(game, ruleset, max_turns, match_length)
         self.encoding = _encoding(game, enc.ruleset, enc.max_turns, match_length)
         info = pyspiel.GameInfo(
             num_distinct_actions=enc.num_actions,

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import ludotheque
+from ludotheque import InvalidPosition
 from ludotheque.envs import encoding
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -16,6 +17,7 @@ adapter = pytest.importorskip("ludotheque.envs.openspiel")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 evaluate_bots = pytest.importorskip("open_spiel.python.algorithms.evaluate_bots")
 uniform_random = pytest.importorskip("open_spiel.python.bots.uniform_random")
+envs = pytest.importorskip("ludotheque.envs.pettingzoo")
 
 RULESETS = [(g, r) for g, rs in ludotheque.available_games().items() for r in rs]
 
@@ -76,6 +78,33 @@ def test_a_backgammon_match_of_any_length() -> None:
         pyspiel.load_game("ludotheque_backgammon", {"ruleset": "standard", "match_length": 3})
     with pytest.raises(Exception):  # noqa: B017 - OpenSpiel's own error for a parameter it lacks
         pyspiel.load_game("ludotheque_general", {"match_length": 3})
+
+
+def test_zero_is_refused_as_the_other_framework_and_the_rules_refuse_it() -> None:
+    """OpenSpiel gives each parameter its default before the game sees it; a default of 0 made
+    ``match_length=0`` a 7-point match and ``max_turns=0`` 1,000 turns, where PettingZoo and
+    the rules refuse both (an outsider's review). Every refusal is a coded ``InvalidPosition``."""
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("ludotheque_backgammon", {"ruleset": "match", "match_length": 0}, "bad-match-length"),
+        ("ludotheque_general", {"max_turns": 0}, "bad-max-turns"),
+        ("ludotheque_general", {"max_turns": -5}, "bad-max-turns"),
+        (
+            "ludotheque_backgammon",
+            {"ruleset": "money", "match_length": 3},
+            "match-length-not-match",
+        ),
+    ]
+    for name, params, code in cases:
+        with pytest.raises(InvalidPosition) as refused:
+            pyspiel.load_game(name, params)
+        assert refused.value.code == code
+        kwargs = {k: v for k, v in params.items() if k != "ruleset"}
+        with pytest.raises(InvalidPosition) as again:  # PettingZoo says the same
+            envs.env(name.removeprefix("ludotheque_"), params.get("ruleset"), **kwargs)
+        assert again.value.code == code
+    made = pyspiel.load_game("ludotheque_backgammon", {"ruleset": "match"})
+    assert made.get_parameters()["match_length"] == 7
+    assert pyspiel.load_game("ludotheque_general").get_parameters()["max_turns"] == 1000
 
 
 @pytest.mark.parametrize(("game", "ruleset"), RULESETS)
