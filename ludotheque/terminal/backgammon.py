@@ -74,10 +74,11 @@ def _name(side: str | None) -> str:
     return SIDES[side].name if side in SIDES else str(side)
 
 
-def status(state: BackgammonState) -> str:
-    """Whose turn, the dice, both pip counts."""
+def status(state: BackgammonState, over: bool = False) -> str:
+    """Whose turn (none once the game is ``over``, by its record or its position), the dice,
+    both pip counts."""
     pips = state.pip_counts()
-    if state.outcome() is not None:
+    if over or state.outcome() is not None:
         turn = "game over"
     elif state.side is None:
         turn = "opening roll"

@@ -63,12 +63,13 @@ def render(state: DefianceState, *, colour: bool = False) -> str:
     return "\n".join(lines)
 
 
-def status(state: DefianceState) -> str:
-    """Whose turn, pools, and the Rebels' key points sector by sector."""
+def status(state: DefianceState, over: bool = False) -> str:
+    """Whose turn (none once the game is ``over``: its record may end it, the turn limit, while
+    the position names a side to move), pools, and the Rebels' key points sector by sector."""
     controlled = state.controlled()
     progress = " ".join(f"{len(ps)}" for ps in controlled)
     sectors = sum(1 for ps in controlled if ps)
-    turn = f"{SIDES[state.side].name} to move" if state.side in SIDES else "game over"
+    turn = f"{SIDES[state.side].name} to move" if state.side in SIDES and not over else "game over"
     pools = state.pools
     return (
         f"{turn} · pools: Rebels {pools['rebels']}, Imperium {pools['imperium']} · "

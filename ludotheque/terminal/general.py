@@ -92,8 +92,8 @@ def render(state: GeneralState, *, colour: bool = False) -> str:
     return "\n".join(rows)
 
 
-def status(state: GeneralState) -> str:
-    """One line: rebels left, captures, the flight."""
+def status(state: GeneralState, over: bool = False) -> str:
+    """One line: rebels left, captures, the flight (it names no side to move, ``over`` or not)."""
     captured = 16 - state.rebel_count
     flight = "available" if state.flight_available else "used"
     return (

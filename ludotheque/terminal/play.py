@@ -1,6 +1,7 @@
 """Play a game in a terminal: draw the board, read moves in notation, let the computer answer.
 
-The loop is the same for every game; each game brings a ``render(state)`` and ``status(state)``.
+The loop is the same for every game; each game brings a ``render(state)`` and a
+``status(state, over)``.
 Commands at the prompt: a move in notation, ``?`` (legal moves), ``undo``, ``save FILE``,
 ``help`` and ``quit``. Nothing typed there can end in a traceback.
 """
@@ -47,7 +48,7 @@ class TextBoard:
     """How one game draws itself in a terminal (``chance_text`` only for dice games)."""
 
     render: Render
-    status: Callable[[Any], str]
+    status: Callable[[Any, bool], str]
     chance_text: Callable[[Any, Any, str], str] | None = None
     moves_text: MovesText | None = None
     sides: Mapping[str, Side] = field(default_factory=dict)
@@ -124,7 +125,7 @@ class TerminalGame:
         state = self.record.state
         self.say()
         self.say(self.board.render(state, colour=self.colour))
-        self.say(self.board.status(state))
+        self.say(self.board.status(state, self.record.outcome() is not None))
         self.stale = False
 
     def refresh(self) -> None:

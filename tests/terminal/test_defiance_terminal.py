@@ -66,3 +66,14 @@ def test_8x8_against_the_computer() -> None:
     child.expect("rebels> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_a_turn_limit_draw_names_no_side_to_move() -> None:
+    """The record ends the game at the turn limit while the position still names a side to
+    move: the last status line said "the Rebels to move" above "Game over" (a review)."""
+    child = spawn("--ruleset", "8x8", "--rebels", "random", "--imperium", "random", "--seed", "3")
+    child.expect(pexpect.EOF, timeout=120)
+    output = str(child.before).replace("\r", "")
+    assert "Game over: a draw (turn-limit)." in output
+    last_status = [line for line in output.splitlines() if "· pools:" in line][-1]
+    assert last_status.startswith("game over ·"), last_status
