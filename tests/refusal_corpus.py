@@ -467,6 +467,8 @@ def helper_refusals(rng: random.Random) -> Iterator[Refusal]:
         yield from _catch(f"{name} evaluate White", game.evaluate, state, "White")
         yield from _catch(f"{name} opponent None", game.opponent, None)
         yield from _catch(f"{name} evaluate None", game.evaluate, None, game.sides[0])
+    defiance = load("defiance").start()
+    yield from _catch("defiance action alone", defiance.play, defiance.legal_actions()[0])
     for name, text in [("general", "a2-b2" * 50), ("defiance", "e5>N" + ";P2.2-P3.2" * 30)]:
         yield from _catch(f"{name} long move", load(name).start().play, text)
     yield from _catch("perft None", ludotheque.perft, None, 1)

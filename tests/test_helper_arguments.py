@@ -138,3 +138,14 @@ def test_a_move_far_too_long_is_refused_quoting_its_start_only(name: str, rulese
         with pytest.raises(IllegalMove) as refused:
             state.play(text)
         assert refused.value.code == "move-too-long" and len(str(refused.value)) < 120
+
+
+def test_an_action_of_the_factored_view_is_refused_as_half_a_turn() -> None:
+    """``play(action)`` said "Action(kind=0, cell=0, direction=0) (Action) is not a turn"."""
+    state = ludotheque.load("defiance", "8x8").start()
+    assert isinstance(state, DefianceState)
+    action = state.legal_actions()[0]
+    with pytest.raises(IllegalMove) as refused:
+        state.play(action)
+    assert refused.value.code == "action-not-turn"
+    assert f"the action {action.text(state.game.geo)} alone" in str(refused.value)

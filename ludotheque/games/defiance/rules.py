@@ -186,6 +186,12 @@ class DefianceState(_Fields, State):
         over = self.outcome()
         if over is not None:
             raise _game_over(over)
+        if isinstance(move, Action):  # the factored view's first part: its turn is to come
+            raise InvalidMove(
+                "the action {action} alone is not a turn: play a whole turn, a Turn or its "
+                "notation ('{action}', then ';' and the Command move if one follows)",
+                code="action-not-turn", action=move.text(self._game.geo),
+            )  # fmt: skip
         if not isinstance(move, Turn) or move.n != self._game.geo.n:
             raise InvalidMove(
                 "{move} is not a turn of this game", code="not-a-turn", move=_text(move)
