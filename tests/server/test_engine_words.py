@@ -25,6 +25,7 @@ from ludotheque.record import Record
 from ludotheque.server.i18n.catalog import pgettext
 from ludotheque.server.i18n.refusals import NNBSP, refused
 from ludotheque.server.play.boards.backgammon import note_in
+from tests import refusal_corpus
 from tests.server.conftest import new_game, token_of
 
 FR = {"accept-language": "fr-FR,fr;q=0.9"}
@@ -444,11 +445,32 @@ def test_bad_positions_and_illegal_moves_read_in_french(
             assert_french(exc)
 
 
+def records_and_helpers() -> Iterator[Exception]:
+    """The refusals of records, ``.mat`` files, the helpers and the research environments, as
+    ``tests.refusal_corpus`` makes them."""
+    for make in (refusal_corpus.record_refusals, refusal_corpus.helper_refusals,
+                 refusal_corpus.env_refusals):  # fmt: skip
+        for _, exc in make(random.Random(make.__name__)):
+            yield exc
+
+
+def test_the_refusals_of_records_and_helpers_read_in_french() -> None:
+    """Their French is whole, but for the reason a record quotes from the refusal inside it
+    (``record-illegal-move``'s ``reason``, which stays as the engine said it)."""
+    for exc in records_and_helpers():
+        if "reason" in getattr(exc, "params", {}):
+            said = refused(exc)("fr")
+            assert said != str(exc) and "{" not in said, said
+        else:
+            assert_french(exc)
+
+
 def test_the_refusals_above_reach_most_codes() -> None:
     """The exercise covers the engines: most codes of the catalogue are met in a real
     refusal (the others are guards a public path seldom reaches; ``tests/test_messages.py``
     raises them directly)."""
-    corpora = [general_refusals, backgammon_refusals, defiance_refusals, crafted_refusals]
+    corpora = [general_refusals, backgammon_refusals, defiance_refusals, crafted_refusals,
+               records_and_helpers]  # fmt: skip
     met = {getattr(e, "code", "") for refusals in corpora for e in refusals()}
     codes = {m.code for m in catalogue()}
     assert len(met & codes) > 0.6 * len(codes), sorted(codes - met)
