@@ -338,4 +338,5 @@ def board_text(game: str, node: Node, description: str) -> str:
 
         text = DefianceEncoding(state.game).position_now(node)
         state = state.game.parse_position(text)
-    return "\n".join([board.render(state), board.status(state), description])
+    over = node.outcome is not None  # (a draw of the history names no side to move either)
+    return "\n".join([board.render(state), board.status(state, over), description])

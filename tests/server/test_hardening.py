@@ -52,8 +52,10 @@ def test_engine_errors_are_4xx_with_the_engines_message(client: TestClient) -> N
     opening = "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31"
     created = new_game(client, game="backgammon", position=opening)
     token = token_of(created["seats"]["both"])
-    response = client.post(f"/api/play/{token}/move", json={"move": "6/" + "9" * 390, "ply": 0})
+    response = client.post(f"/api/play/{token}/move", json={"move": "6/" + "9" * 90, "ply": 0})
     assert response.status_code == 422 and "too many digits" in response.json()["detail"]
+    response = client.post(f"/api/play/{token}/move", json={"move": "6/" + "9" * 390, "ply": 0})
+    assert response.status_code == 422 and "far too long" in response.json()["detail"]
 
 
 def test_deep_nesting_gets_an_answer_and_the_socket_stays(client: TestClient) -> None:
