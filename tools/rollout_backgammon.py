@@ -30,9 +30,9 @@ the optimiser or the depth is what stops the fit: it fits the same targets by mi
 in numpy, from the shipped network, with ``--extra N`` a second hidden layer of N units put between
 its hidden layer and a fresh output layer, ``--learn K`` learning from the first K positions only
 and ``--more DIR ...`` from other runs' positions too (the held-out ones stay ``--dir``'s), and logs
-each epoch's errors on the learned and the held-out positions by kind; without ``--extra`` it keeps
-the network of the epoch best on the held-out positions (``<name>.npz``; ``Network`` has one hidden
-layer, so a deeper one is measured, not kept). GNU Backgammon is not asked anything: it stays the
+each epoch's errors on the learned and the held-out positions by kind, and keeps the network of
+the epoch best on the held-out positions (``<name>.npz``; with ``--extra``, ``Network``'s middle
+layer, which the compiled core reads too). GNU Backgammon is not asked anything: it stays the
 yardstick (``bench/gnubg_match.py``), never the teacher.
 """
 
@@ -239,10 +239,11 @@ def adam(args: argparse.Namespace) -> None:
                 f"learned from (first 8,000) {learned:.3f}")  # fmt: skip
         print(text, file=log, flush=True)  # type: ignore[call-overload]
         print(text, flush=True)
-        if len(layers) == 2 and off.mean() < best[0]:  # a network the package can read: kept
+        if off.mean() < best[0]:  # the best on the held-out positions is kept
             best[0] = off.mean()
-            (w1, b1), (w2, b2) = layers
-            Network(w1.copy(), b1.copy(), w2.copy(), b2.copy()).save(folder / f"{args.name}.npz")
+            (w1, b1), *middle, (w2, b2) = layers
+            kept = Network(w1, b1, w2, b2, [(w.copy(), b.copy()) for w, b in middle])
+            kept.save(folder / f"{args.name}.npz")
 
     moments = [[(np.zeros_like(a), np.zeros_like(a)) for a in layer] for layer in layers]
     step = 0

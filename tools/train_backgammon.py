@@ -64,6 +64,12 @@ def database() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _weights(net: Network) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The weights as the kernels take them: one hidden layer only."""
+    if net.middle:
+        raise SystemExit(
+            "the compiled kernels read one hidden layer; measure a deeper network with "
+            "bench/gnubg_match.py --network"
+        )
     return (
         np.ascontiguousarray(net.w1, dtype=np.float64),
         np.ascontiguousarray(net.b1, dtype=np.float64),

@@ -6,6 +6,9 @@ is set); and the expansion's group helpers the search uses."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -86,3 +89,48 @@ def test_group_helpers() -> None:
         assert values[least[g]] == group.min() == found.group_min(values)[g]
         assert found.group_max(values)[g] == group.max()
     assert expansion.WEIGHTS.sum() == pytest.approx(1.0)
+
+
+def _deeper(middles: int) -> network.Network:
+    """The shipped network with ``middles`` hidden layers of 16 random units put before a fresh
+    output layer: a network no file holds, so nothing is tuned to it."""
+    rng = np.random.default_rng(middles)
+    shipped = network.shipped()
+    sizes = [shipped.hidden_units] + [16] * middles
+    middle = [(rng.normal(0, 0.3, (a, b)), rng.normal(0, 0.1, b)) for a, b in pairwise(sizes)]
+    out = rng.normal(0, 0.3, (sizes[-1], network.OUTPUTS)), rng.normal(0, 0.1, network.OUTPUTS)
+    return network.Network(shipped.w1, shipped.b1, *out, middle)
+
+
+@needs_core
+@settings(max_examples=40, deadline=None)
+@given(positions(cap=0))
+def test_a_middle_layer_is_computed_alike_by_the_core_and_numpy(anywhere: str) -> None:
+    """A network with a second hidden layer (``middle``) runs in the compiled core, with the
+    numbers numpy gives; with two middle layers (more than the core reads) numpy evaluates."""
+    rows = rows_of([anywhere, "W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31"])
+    for middles, compiled in ((1, True), (2, False)):
+        network.use(_deeper(middles))
+        try:
+            assert (network.core() is not None) is compiled
+            fast = network.chances_of_counts(rows[:, 0], rows[:, 1])
+            slow = network.chances_numpy(rows[:, 0], rows[:, 1])
+        finally:
+            network.use(None)
+        assert fast == pytest.approx(slow, abs=1e-6)
+        shipped = network.chances_numpy(rows[:, 0], rows[:, 1])
+        assert not np.allclose(slow[1], shipped[1], atol=1e-3)  # the middle layer is read
+
+
+def test_a_deeper_network_is_saved_and_loaded(tmp_path: Path) -> None:
+    """``save`` keeps the middle layers (``wm0``, ``bm0``, ...) and ``load`` reads them back in
+    order; a file without them is the one-layer network it always was."""
+    net = _deeper(2)
+    net.save(tmp_path / "deep.npz")
+    back = network.Network.load(tmp_path / "deep.npz")
+    assert [w.shape for w, _ in back.middle] == [(128, 16), (16, 16)]
+    rows = rows_of(["W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31"])
+    x = network.encode_counts(rows[:, 0], rows[:, 1], network.INPUTS2)
+    assert back.probabilities(x) == pytest.approx(net.probabilities(x), abs=1e-5)
+    assert len(back.layers()) == 4
+    assert network.shipped().middle == []

@@ -38,7 +38,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from types import ModuleType
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -376,15 +376,30 @@ def flip(p: Array) -> Array:
 
 
 class Network:
-    """One hidden layer; ``probabilities`` of a batch of encoded positions, in double precision
-    (as the compiled core computes them: both give the same numbers)."""
+    """Sigmoid layers: a hidden layer reading the encoding (``w1``, ``b1``), any ``middle`` hidden
+    layers after it, and the five outputs (``w2``, ``b2``); ``probabilities`` of a batch of
+    encoded positions, in double precision (as the compiled core computes them: both give the
+    same numbers; the core reads at most one middle layer, numpy evaluates deeper ones)."""
 
-    def __init__(self, w1: Array, b1: Array, w2: Array, b2: Array) -> None:
+    def __init__(
+        self,
+        w1: Array,
+        b1: Array,
+        w2: Array,
+        b2: Array,
+        middle: Sequence[tuple[Array, Array]] = (),
+    ) -> None:
         self.w1, self.b1 = w1, b1
-        self.w2, self.b2 = w2.reshape(w1.shape[1], -1), np.asarray(b2, dtype=np.float64).ravel()
+        self.middle = [
+            (np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64).ravel())
+            for w, b in middle
+        ]
+        last = self.middle[-1][0].shape[1] if self.middle else w1.shape[1]
+        self.w2, self.b2 = w2.reshape(last, -1), np.asarray(b2, dtype=np.float64).ravel()
 
     @property
     def hidden_units(self) -> int:
+        """Units of the first hidden layer."""
         return int(self.w1.shape[1])
 
     @property
@@ -404,34 +419,46 @@ class Network:
 
     @classmethod
     def load(cls, path: Path | str | IO[bytes]) -> Network:
+        """A network saved by ``save`` (middle layers as ``wm0``, ``bm0``, ``wm1``, ...)."""
         with np.load(path) as data:
+            middle: list[tuple[Array, Array]] = []
+            while f"wm{len(middle)}" in data:
+                k = len(middle)
+                middle.append(
+                    (data[f"wm{k}"].astype(np.float64), data[f"bm{k}"].astype(np.float64))
+                )
             return cls(
                 data["w1"].astype(np.float64),
                 data["b1"].astype(np.float64),
                 data["w2"].astype(np.float64),
                 data["b2"].astype(np.float64),
+                middle,
             )
 
     def save(self, path: Path | str) -> None:
-        np.savez_compressed(
-            path,
-            w1=self.w1.astype(np.float32),
-            b1=self.b1.astype(np.float32),
-            w2=self.w2.astype(np.float32),
-            b2=self.b2.astype(np.float32),
-        )
+        layers = {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+        for k, (w, b) in enumerate(self.middle):
+            layers[f"wm{k}"], layers[f"bm{k}"] = w, b
+        arrays: dict[str, Any] = {name: a.astype(np.float32) for name, a in layers.items()}
+        np.savez_compressed(path, **arrays)
 
     def layers(self) -> list[tuple[Array, Array]]:
         """The (weights, biases) of each layer, as the compiled core takes them."""
         return [
-            (np.ascontiguousarray(self.w1, dtype=np.float64), np.ascontiguousarray(self.b1)),
-            (np.ascontiguousarray(self.w2, dtype=np.float64), np.ascontiguousarray(self.b2)),
+            (np.ascontiguousarray(w, dtype=np.float64), np.ascontiguousarray(b, dtype=np.float64))
+            for w, b in [(self.w1, self.b1), *self.middle, (self.w2, self.b2)]
         ]
 
     def hidden(self, x: Array) -> Array:
+        """The last hidden layer's units for each row of ``x``."""
         layer = x @ self.w1
         layer += self.b1
-        return _sigmoid(layer)
+        out = _sigmoid(layer)
+        for w, b in self.middle:
+            layer = out @ w
+            layer += b
+            out = _sigmoid(layer)
+        return out
 
     def probabilities(self, x: Array) -> Array:
         """The five outcome chances of the side on roll, one row per row of ``x``."""
@@ -468,10 +495,10 @@ def current() -> Network:
 
 def core() -> ModuleType | None:
     """The compiled evaluation (``_cbackgammon.c``) holding the current network and the bear-off
-    databases, or ``None`` when the core was not built or the network reads the first
-    encoding (the numpy code below then evaluates)."""
+    databases, or ``None`` when the core was not built, the network reads the first encoding or
+    it has more middle layers than the core's one (the numpy code below then evaluates)."""
     net = current()
-    if CORE is None or net.inputs != INPUTS2:
+    if CORE is None or net.inputs != INPUTS2 or len(net.middle) > 1:
         return None
     if _in_core[0] is not net:
         if _in_core[0] is None:
