@@ -3,12 +3,14 @@ before issue 40 (numpy, single precision), as numpy computes it now (double prec
 fallback) and in the compiled core (``_cbackgammon.c``); and a search's step, every roll's plays
 of a position with their evaluations (``expansion.expand``), compiled and in numpy.
 
-    python bench/bg_eval.py [--runs 7] [--positions 2000]
+    python bench/bg_eval.py [--runs 7] [--positions 2000] [--network FILE ...]
 
 Positions are those met in seeded games between two ``medium`` players (``standard``); each
 measure evaluates them in batches of ``--batch`` (a search's batches: the children of a few
 positions), and is repeated ``--runs`` times, interleaved; figures are medians of the runs in
-CPU time of this process (``time.process_time``: the machine is shared). The code before the
+CPU time of this process (``time.process_time``: the machine is shared). ``--network`` also
+measures the compiled evaluation and expansion with each network file given (a deeper one costs
+its middle layer). The code before the
 issue is extracted from git (``BEFORE``) into a temporary directory and imported beside
 today's. Never run as a test: it prints figures.
 """
@@ -84,6 +86,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--network", nargs="+", type=Path, default=[], help="networks to time too")
     args = parser.parse_args()
     old = before_network()
     rows = sample(args.positions, args.seed)
@@ -116,6 +119,25 @@ def main() -> None:
     measures["expansion children/s, numpy"] = expand(expansion.expand_numpy)
     if fast is not None:
         measures["expansion children/s, compiled"] = expand(expansion.expand)
+    for path in args.network if fast is not None else []:
+
+        def using(net: network.Network, work: Callable[[], int]) -> Callable[[], int]:
+            def with_net() -> int:
+                network.use(net)
+                try:
+                    return work()
+                finally:
+                    network.use(None)
+
+            return with_net
+
+        net = network.Network.load(path)
+        measures[f"evaluations/s, compiled, {path.stem}"] = using(
+            net, evaluate(network.chances_of_counts)
+        )
+        measures[f"expansion children/s, compiled, {path.stem}"] = using(
+            net, expand(expansion.expand)
+        )
     for work in measures.values():  # warm up
         work()
     figures: dict[str, list[float]] = {name: [] for name in measures}
@@ -124,7 +146,7 @@ def main() -> None:
             figures[name].append(rate(work))
     for name, values in figures.items():
         shown = ", ".join(f"{v:,.0f}" for v in values)
-        print(f"  {name:<40} median {statistics.median(values):>11,.0f}  ({shown})")
+        print(f"  {name:<52} median {statistics.median(values):>11,.0f}  ({shown})")
 
 
 if __name__ == "__main__":
