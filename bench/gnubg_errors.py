@@ -22,7 +22,8 @@ winning chances turned to money equity in a match), both sides added (they are t
 player). The rates are GNU Backgammon's own: error total / unforced moves (checker play),
 / close or actual cube decisions (cube), / both (overall), times 1000, summed over all games.
 ``--progress FILE`` appends each analysed game as a JSON line; a rerun skips the money games and
-matches already in it.
+matches already in it. ``--network FILE`` has ``hard`` evaluate with another network than the
+shipped one (a candidate, measured before it ships).
 """
 
 from __future__ import annotations
@@ -73,10 +74,15 @@ ESSENTIAL = ("checker_decisions", "checker_emg", "cube_decisions", "cube_emg")
 _CUBEFUL = re.compile(r"^\s*\d\.\s+(No double|Double, take|Double, pass)\s+([-+]?\d+(?:\.\d+)?)")
 
 
-def _quiet() -> None:
-    """Worker start: GNU Backgammon prints a board at every ``set_gnubg_id``; send it away."""
+def _quiet(network_file: str | None = None) -> None:
+    """Worker start: GNU Backgammon prints a board at every ``set_gnubg_id``; send it away.
+    With ``network_file``, our player evaluates with that network instead of the shipped one."""
     sys.stdout.flush()
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    if network_file:
+        from ludotheque.games.backgammon import network
+
+        network.use(network.Network.load(network_file))
 
 
 def _gnubg_text(command: str) -> str:
@@ -407,14 +413,15 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=2, help="GNU Backgammon's analysis")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--progress", help="a JSON-lines file of analysed games, to resume from")
+    parser.add_argument("--network", help="a network file for hard instead of the shipped one")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     progress = Path(args.progress) if args.progress else None
     if progress is not None and progress.exists():
         for line in progress.read_text().splitlines():
             row = json.loads(line) if line.strip() else None
-            if row and (row["player"], row["seed"], row["plies"]) == (
-                args.player, args.seed, args.plies,
+            if row and (row["player"], row["seed"], row["plies"], row.get("network")) == (
+                args.player, args.seed, args.plies, args.network,
             ):  # fmt: skip
                 rows.append(row)
         print(f"{len(rows)} games already analysed, from {progress}")
@@ -426,7 +433,9 @@ def main() -> None:
     next_match = 1 + max((u for k, u in done_units if k == "match"), default=-1)
     begun = time.perf_counter()
     pending: dict[Future[list[dict[str, Any]]], str] = {}
-    with ProcessPoolExecutor(max_workers=args.jobs, initializer=_quiet) as pool:
+    with ProcessPoolExecutor(
+        max_workers=args.jobs, initializer=_quiet, initargs=(args.network,)
+    ) as pool:
         while True:
             while len(pending) < args.jobs:
                 in_matches = sum(1 for k in pending.values() if k == "match")
@@ -450,6 +459,9 @@ def main() -> None:
             for future in finished:
                 kind = pending.pop(future)
                 new = future.result()
+                if args.network:
+                    for row in new:
+                        row["network"] = args.network
                 rows += new
                 if kind == "match":
                     match_games += len(new)

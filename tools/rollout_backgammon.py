@@ -12,7 +12,7 @@
     python tools/rollout_backgammon.py fit --dir bench/results/train/tworoll1 --epochs 12 \
         --alpha 0.01 --alpha-end 0.001 --kind home-heavy --name fit-home-heavy
     python tools/rollout_backgammon.py adam --dir bench/results/train/tworoll1 --epochs 60 \
-        --lr 0.002                            # and --extra 128 --name adam-deep
+        --lr 0.002                            # and --extra 64 --name adam-deep64
 
 ``positions`` samples positions from self-play games of the shipped network (one ply ahead, a fifth
 of the games with the seed's five-checker cap), the side on roll first, before its roll.
