@@ -1,6 +1,7 @@
 """How long each computer level thinks per move, as measured (not its clock cap).
 
     python bench/think.py [--moves 40] [--seed 1] [--game general] [--ruleset 10x10]
+    python bench/think.py --game backgammon --level hard --network FILE   # a candidate network
 
 For each game (ruleset) and level, the level plays both sides of seeded games until it has
 chosen ``--moves`` moves, and the script prints the median, 90th percentile and maximum time of
@@ -56,12 +57,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", help="only this game")
     parser.add_argument("--ruleset", help="only this ruleset")
+    parser.add_argument("--level", help="only this level")
+    parser.add_argument("--network", help="backgammon: a network file instead of the shipped one")
     args = parser.parse_args()
+    if args.network:
+        from ludotheque.games.backgammon import network
+
+        network.use(network.Network.load(args.network))
     print(f"{'game':<22} {'level':<7} {'median':>9} {'p90':>9} {'max':>9}")
     for game, ruleset in SETS:
         if (args.game and game != args.game) or (args.ruleset and ruleset != args.ruleset):
             continue
-        for level in LEVELS:
+        for level in [args.level] if args.level else LEVELS:
             times = sorted(think_times(game, ruleset, level, args.moves, args.seed))
             p90 = times[int(0.9 * (len(times) - 1))]
             name = f"{game} ({ruleset})" if ruleset else game
