@@ -10,7 +10,8 @@ and borne off, the pip count, the chance that the other side hits one of this si
 its next roll (counted from the distances between blots and the checkers behind them, blocking
 ignored), the rearmost checker, the longest prime and the home-board points made. Two inputs
 belong to the pair: whether the sides are still in contact, and the race lead. One hidden layer
-of sigmoid units feeds five sigmoid outputs.
+of sigmoid units (the shipped network's; a network may put more after it) feeds five sigmoid
+outputs.
 
 That is the first encoding (``INPUTS``, 210). The second (``INPUTS2``, 220), which the shipped
 network reads, counts the hit chance with blocking (the other side lands only on open points and
