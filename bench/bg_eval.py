@@ -80,6 +80,19 @@ def rate(work: Callable[[], int]) -> float:
     return items / (clock() - start)
 
 
+def using(net: network.Network, work: Callable[[], int]) -> Callable[[], int]:
+    """``work`` evaluating with ``net``, the shipped network again after it."""
+
+    def with_net() -> int:
+        network.use(net)
+        try:
+            return work()
+        finally:
+            network.use(None)
+
+    return with_net
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -120,17 +133,6 @@ def main() -> None:
     if fast is not None:
         measures["expansion children/s, compiled"] = expand(expansion.expand)
     for path in args.network if fast is not None else []:
-
-        def using(net: network.Network, work: Callable[[], int]) -> Callable[[], int]:
-            def with_net() -> int:
-                network.use(net)
-                try:
-                    return work()
-                finally:
-                    network.use(None)
-
-            return with_net
-
         net = network.Network.load(path)
         measures[f"evaluations/s, compiled, {path.stem}"] = using(
             net, evaluate(network.chances_of_counts)

@@ -242,8 +242,8 @@ def adam(args: argparse.Namespace) -> None:
         if off.mean() < best[0]:  # the best on the held-out positions is kept
             best[0] = off.mean()
             (w1, b1), *middle, (w2, b2) = layers
-            kept = Network(w1, b1, w2, b2, [(w.copy(), b.copy()) for w, b in middle])
-            kept.save(folder / f"{args.name}.npz")
+            middle_layers = [(w, b) for w, b in middle]
+            Network(w1, b1, w2, b2, middle_layers).save(folder / f"{args.name}.npz")
 
     moments = [[(np.zeros_like(a), np.zeros_like(a)) for a in layer] for layer in layers]
     step = 0
