@@ -18,14 +18,20 @@ bar or in the mover's home), ``prime`` (the answer leaves four or more points in
 ``anchor`` (the answer makes a point in the other side's home board), ``back game`` (the mover
 holds two points or more in the other side's home board and trails by 60 pips or more),
 ``cube`` (a cube decision).
+
+The puzzles are found and checked with the network that found them (``data/backgammon-network.npz``,
+see ``pinned``), not whichever network the engine ships: a stronger network would move their
+recorded margins, and the set is a fixed thing that players solve against stored answers.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources import files
 from typing import Any
 
 import ludotheque
@@ -35,7 +41,7 @@ from ..ai.backgammon import BackgammonAgent
 from ..ai.levels import make_agent
 from ..core import CHANCE
 from ..games.backgammon import board as B
-from ..games.backgammon import equity
+from ..games.backgammon import equity, network
 from ..games.backgammon.cube import DOUBLE, DOUBLED, ROLL, TAKE
 from ..games.backgammon.rules import SIDES, BackgammonState
 from .model import Puzzle
@@ -53,6 +59,19 @@ DEEP_PLAYS = 5
 """Two rolls ahead, each roll's best play is chosen among this many of the one-ply best."""
 MAX_PLIES = 400
 CUBE_WORDS = {"roll": "no double", "double": "double", "take": "take", "drop": "drop"}
+
+
+@cache
+def puzzles_network() -> network.Network:
+    """The network the shipped puzzles were found and checked with."""
+    with files(__package__).joinpath("data", "backgammon-network.npz").open("rb") as handle:
+        return network.Network.load(handle)
+
+
+def pinned() -> AbstractContextManager[None]:
+    """Evaluate with the puzzles' network inside the block (the rest of the process keeps its
+    own)."""
+    return network.using(puzzles_network())
 
 
 @cache
@@ -316,15 +335,17 @@ def candidates(seed: int) -> Iterator[BackgammonState]:
 
 
 def puzzles(seed: int) -> Iterator[Puzzle]:
-    """The checked puzzles of one seed's game (numbered 0: the set numbers them)."""
+    """The checked puzzles of one seed's game (numbered 0: the set numbers them), with the
+    puzzles' network throughout (the self-play games too)."""
     seen: set[str] = set()
-    for state in candidates(seed):
-        if state.position() in seen:
-            continue
-        seen.add(state.position())
-        found = check_play(state) if state.dice is not None else check_cube(state)
-        if found is not None:
-            yield make(state, found, 0)
+    with pinned():
+        for state in candidates(seed):
+            if state.position() in seen:
+                continue
+            seen.add(state.position())
+            found = check_play(state) if state.dice is not None else check_cube(state)
+            if found is not None:
+                yield make(state, found, 0)
 
 
 def select(pool: list[Puzzle], count: int, fill: bool = False) -> list[Puzzle]:
@@ -354,7 +375,8 @@ def verify(puzzle: Puzzle, deep: bool) -> list[str]:
     if puzzle.source != "search" or solver(state) != puzzle.side or len(puzzle.line) != 1:
         return [f"{puzzle.id}: not a search puzzle of the side on turn"]
     check = check_cube if state.dice is None else check_play
-    found = check(state, deep)
+    with pinned():
+        found = check(state, deep)
     if found is None or found.answer != puzzle.line[0]:
         return [f"{puzzle.id}: the answer is not {puzzle.line}"]
     problems = []

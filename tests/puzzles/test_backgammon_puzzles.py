@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from ludotheque.games.backgammon import board as B
+from ludotheque.games.backgammon import network
 from ludotheque.games.backgammon.rules import BackgammonState
 from ludotheque.puzzles import backgammon
 from ludotheque.puzzles.model import Puzzle, shipped
@@ -55,3 +57,33 @@ def test_features_name_simple_positions() -> None:
     assert "bear-off" in backgammon.features(home, far, None)
     racing = B.pack({8: 5, 9: 10})
     assert "race" in backgammon.features(racing, far, None)
+
+
+def test_the_puzzles_keep_their_network_whatever_the_engine_reads() -> None:
+    """The set is checked against the network that found it: another network in use (a
+    stronger one shipped later, or a bench's) changes neither the verdicts nor the process's
+    choice after the check."""
+    stranger = network.Network.random(8, np.random.default_rng(3), network.INPUTS2)
+    puzzle = SAMPLE[1]
+    network.use(stranger)
+    try:
+        assert backgammon.verify(puzzle, deep=False) == []
+        assert network.current() is stranger
+        with network.using(backgammon.puzzles_network()):
+            assert network.current() is backgammon.puzzles_network()
+        assert network.current() is stranger
+    finally:
+        network.use(None)
+    assert network.current() is network.shipped()
+
+
+def test_the_puzzles_network_is_read_in_the_check() -> None:
+    """With another network pinned, a recorded margin no longer holds: the pin is what makes
+    the check pass, not a check that cannot fail."""
+    stranger = network.Network.random(8, np.random.default_rng(3), network.INPUTS2)
+    puzzle = next(p for p in SET if "cube" not in p.themes)
+    with network.using(stranger):
+        state = puzzle.state()
+        assert isinstance(state, BackgammonState)
+        found = backgammon.check_play(state, deep=False)
+    assert found is None or abs(found.shallow - puzzle.facts["shallow_margin"]) > 1e-3

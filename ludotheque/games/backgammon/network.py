@@ -29,12 +29,13 @@ Where the compiled core was built (``_cbackgammon.c``), it computes the second e
 forward pass in C (``core``; about ten times numpy's evaluations per second, see
 ``bench/bg_eval.py``); the numpy code here is its reference and the fallback, in the same
 double precision, so both give the same numbers. ``use`` evaluates with another network than
-the shipped one (the benches measure checkpoints so).
+the shipped one (the benches measure checkpoints so); ``using`` does it inside a block.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -487,6 +488,19 @@ def use(net: Network | None) -> None:
     """Evaluate with ``net`` from now on (``None``: the shipped network again), in this
     process: how the benches and the training tools measure another network."""
     _chosen[0] = net
+
+
+@contextmanager
+def using(net: Network) -> Iterator[None]:
+    """Evaluate with ``net`` inside the block, then with whatever was in use before: how a
+    caller pinned to one network (the puzzles, checked against the network that found them)
+    reads it without changing the choice of the rest of the process."""
+    before = _chosen[0]
+    _chosen[0] = net
+    try:
+        yield
+    finally:
+        _chosen[0] = before
 
 
 def current() -> Network:
