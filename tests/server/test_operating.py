@@ -3,7 +3,6 @@ processes, sign-in throttling and the cap on queued analyses."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -18,6 +17,7 @@ from ludotheque.server.app import create_app
 from ludotheque.server.ops.routes import JsonLines, configure_logging
 from ludotheque.server.settings import Settings
 from ludotheque.server.web.shared_limits import WINDOW, SharedCounts
+from tests.loops import run_apart
 
 from .conftest import new_game, token_of
 
@@ -143,7 +143,7 @@ def test_counts_on_their_way_to_the_database_still_count() -> None:
             return Rows(list(zip(kinds, clients, windows, added, strict=True)))
 
     counts.connection = Connection()
-    asyncio.run(counts.exchange())
+    run_apart(counts.exchange())
     assert during == [during[0]] and during[0] is not None  # refused: three already counted
     assert counts.sending == {} and counts.known == {("create", "a", 1000): 3}
     assert counts.hit("create", "a", 3) is not None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
 
 import pytest
@@ -10,6 +9,7 @@ from sqlalchemy import text
 
 from ludotheque.server.store.db import make_engine, migrate
 from ludotheque.server.store.pglog import Append, PgLog, Refused
+from tests.loops import run_apart
 
 
 def _change(seq: int, **overrides: object) -> Append:
@@ -65,7 +65,7 @@ def test_one_statement_writes_the_log_the_summary_the_job_and_the_notices(pg_url
             await log.close()
             await listener.close()
 
-    heard = asyncio.run(run())
+    heard = run_apart(run())
     assert heard == [
         ("ludotheque_game", "g1 2"),
         ("ludotheque_job", "g1"),

@@ -3,7 +3,6 @@ the archive's names, and the one-statement move log writing clock and rating job
 
 from __future__ import annotations
 
-import asyncio
 import stat
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -19,6 +18,7 @@ from ludotheque.server.settings import Settings
 from ludotheque.server.store.db import make_engine, migrate
 from ludotheque.server.store.pglog import Append, PgLog
 from ludotheque.server.store.secret import server_secret
+from tests.loops import run_apart
 from tests.server.people import place_client, sign_up
 from tests.server.words import TEXTS, word
 
@@ -104,7 +104,7 @@ def test_one_statement_writes_clock_and_rating_jobs(pg_url: str) -> None:
         finally:
             await log.close()
 
-    asyncio.run(run())
+    run_apart(run())
     with engine.connect() as db:
         jobs = db.execute(text("SELECT kind, seq, status, not_before FROM jobs ORDER BY id")).all()
     assert [tuple(j) for j in jobs] == [
