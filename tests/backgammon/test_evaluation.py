@@ -246,7 +246,9 @@ def test_a_network_reading_the_third_inputs_evaluates() -> None:
     shipped one does."""
     shipped = network.shipped()
     more = np.zeros((INPUTS3 - INPUTS2, shipped.hidden_units))
-    wider = Network(np.concatenate([shipped.w1, more]), shipped.b1, shipped.w2, shipped.b2)
+    wider = Network(
+        np.concatenate([shipped.w1, more]), shipped.b1, shipped.w2, shipped.b2, shipped.middle
+    )
     assert wider.inputs == INPUTS3
     state = GAME.parse_position("W[24x2,13x5,8x3,6x5] B[24x2,13x5,8x3,6x5] w 31")
     before = outcome_chances([state._packed("white")], [state._packed("black")])

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 
 import ludotheque
 from ludotheque.games.backgammon import expansion, network
+from ludotheque.puzzles.backgammon import puzzles_network
 from tests.backgammon.strategies import positions
 
 GAME = ludotheque.load("backgammon", "standard")
@@ -133,4 +134,5 @@ def test_a_deeper_network_is_saved_and_loaded(tmp_path: Path) -> None:
     x = network.encode_counts(rows[:, 0], rows[:, 1], network.INPUTS2)
     assert back.probabilities(x) == pytest.approx(net.probabilities(x), abs=1e-5)
     assert len(back.layers()) == 4
-    assert network.shipped().middle == []
+    assert [w.shape for w, _ in network.shipped().middle] == [(128, 64)]
+    assert puzzles_network().middle == []  # the puzzles' older file: one hidden layer
