@@ -9,9 +9,9 @@ half the checkers beyond three — and then a few facts a player counts: the che
 and borne off, the pip count, the chance that the other side hits one of this side's blots with
 its next roll (counted from the distances between blots and the checkers behind them, blocking
 ignored), the rearmost checker, the longest prime and the home-board points made. Two inputs
-belong to the pair: whether the sides are still in contact, and the race lead. One hidden layer
-of sigmoid units (the shipped network's; a network may put more after it) feeds five sigmoid
-outputs.
+belong to the pair: whether the sides are still in contact, and the race lead. A hidden layer
+of sigmoid units, then any number of middle ones (the shipped network has one, of 64 units),
+feeds five sigmoid outputs.
 
 That is the first encoding (``INPUTS``, 210). The second (``INPUTS2``, 220), which the shipped
 network reads, counts the hit chance with blocking (the other side lands only on open points and
@@ -20,10 +20,13 @@ many rolls free its rearmost checker, its worst-contained checker's escapes, its
 before contact is broken and its chance to dance. A network's first layer says which encoding it
 reads (``Network.inputs``), so a network trained on either loads and plays.
 
-The weights were learnt by our own TD(lambda) self-play (``tools/train_backgammon.py``) from
-random weights, with no expert knowledge and no other engine's numbers; they ship with the
-package in ``network.npz``. Boards are the packed integers of ``board`` (one nibble per place),
-so a batch of positions is turned into inputs with a handful of array operations.
+The weights were learnt from our own play alone, with no expert knowledge and no other engine's
+numbers: the first layer by TD(lambda) self-play (``tools/train_backgammon.py``) from random
+weights; then, with the middle layer and a fresh output layer after it, the whole network by
+Adam on positions of its own self-play valued two rolls deeper by our own search
+(``tools/rollout_backgammon.py``). They ship with the package in ``network.npz``. Boards are
+the packed integers of ``board`` (one nibble per place), so a batch of positions is turned into
+inputs with a handful of array operations.
 
 Where the compiled core was built (``_cbackgammon.c``), it computes the second encoding and the
 forward pass in C (``core``; about ten times numpy's evaluations per second, see
