@@ -15,11 +15,14 @@ For each of those decisions we compute ours (the ``hard`` level's: two rolls ahe
 how often we agree (double or not; take or drop) and what our choices lose by GNU Backgammon's
 own numbers: in money play points per decision (a cube of 1), in match play match winning
 chances. The games themselves are played by ``--players`` (``medium`` by default) on both sides.
+``--dump FILE`` writes every decision (kind, position, both programs' three equities) as JSON
+lines, to study where we differ.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -231,6 +234,7 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=2, help="GNU Backgammon's cube analysis")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--network", help="a network file to use instead of the shipped one")
+    parser.add_argument("--dump", help="a JSON-lines file of every decision, both sides' numbers")
     parser.add_argument(
         "--cube-plies", type=int, default=2,
         help="our cube decisions: 1 one roll ahead, 2 two rolls ahead (hard's)",
@@ -248,6 +252,12 @@ def main() -> None:
     match = compare(play_games("match", args.match_games, args.players, args.seed), args.plies,
                     hard)  # fmt: skip
     report(match, f"match (GNU Backgammon {args.plies}-ply)")
+    if args.dump:
+        with open(args.dump, "w") as out:
+            for d in money + match:
+                out.write(json.dumps({"kind": d.kind, "money": d.money,
+                                      "position": d.state.position(), "gnubg": d.gnubg,
+                                      "ours": d.ours}) + "\n")  # fmt: skip
     print(f"{time.perf_counter() - begun:.0f} s")
 
 
