@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import load
-from ..core import Game, InvalidPosition, UnknownGame, described
+from ..core import Game, InvalidPosition, Refusal, UnknownGame, described
 from .dice import seed_digest
 
 if TYPE_CHECKING:
@@ -42,6 +42,15 @@ class InvalidRecord(InvalidPosition):
     public API's bad input raises only ``IllegalMove`` or ``InvalidPosition``."""
 
     default_code = "invalid-record"
+    inner: Refusal | None = None
+    """The refusal this one quotes as its ``reason`` (the move the replay refused, the start
+    position the game refused), kept so that a page can say it in the reader's language."""
+
+    def quoting(self, inner: BaseException) -> InvalidRecord:
+        """This refusal, its ``reason`` noted as quoting ``inner`` when that is a coded one."""
+        if isinstance(inner, Refusal):
+            self.inner = inner
+        return self
 
 
 def shown(value: object) -> str:
@@ -155,7 +164,7 @@ def read(data: Any) -> Contents:
         game = load(game_name, ruleset)
     except UnknownGame as exc:
         raise InvalidRecord("the record's game: {reason}", code="record-game",
-                            reason=str(exc)) from None  # fmt: skip
+                            reason=str(exc)).quoting(exc) from None  # fmt: skip
     start = _field(data, "start", (str, type(None)), default=None)
     moves = _string_list(data, "moves")
     chance = _string_list(data, "chance")

@@ -322,7 +322,7 @@ class Record:
             record._reset(game)
         except ValueError as exc:
             raise InvalidRecord("bad start position: {reason}", code="record-start",
-                                reason=str(exc)) from None  # fmt: skip
+                                reason=str(exc)).quoting(exc) from None  # fmt: skip
         record._replay(contents.moves, contents.chance, contents.draws)
         record.drawn = max(record.drawn, contents.drawn)
         record.ended = record_format.read_ended(data, record.ended)
@@ -380,7 +380,7 @@ class Record:
                 raise InvalidRecord(
                     "ply {ply} ({side}, {text}): {reason}", code="record-illegal-move",
                     ply=ply, side=what, text=shown(text), reason=str(exc)[:300],
-                ) from None  # fmt: skip
+                ).quoting(exc) from None  # fmt: skip
 
     def _check_result(self, result: dict[str, Any] | None) -> None:
         replayed = self._history_outcome()

@@ -8,6 +8,8 @@ French page gets that French on the API and on the WebSocket.
 from __future__ import annotations
 
 import itertools
+import json
+import pickle
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -455,14 +457,42 @@ def records_and_helpers() -> Iterator[Exception]:
 
 
 def test_the_refusals_of_records_and_helpers_read_in_french() -> None:
-    """Their French is whole, but for the reason a record quotes from the refusal inside it
-    (``record-illegal-move``'s ``reason``, which stays as the engine said it)."""
+    """Their French is whole, the refusal a record quotes (``record-illegal-move``'s
+    ``reason``: the move the replay refused) included; only a reason from outside the engines
+    (the JSON reader's) stays as it was said."""
+    quoting = 0
     for exc in records_and_helpers():
-        if "reason" in getattr(exc, "params", {}):
+        inner = getattr(exc, "inner", None)
+        if inner is not None:
+            quoting += 1
+            said = assert_french(exc)
+            assert refused(inner)("fr") in said and str(inner) not in said, said
+        elif "reason" in getattr(exc, "params", {}):
             said = refused(exc)("fr")
             assert said != str(exc) and "{" not in said, said
         else:
             assert_french(exc)
+    assert quoting > 3
+
+
+def test_a_record_s_refused_move_reads_in_french() -> None:
+    """A record whose third move is illegal: the French names the ply and says why the rules
+    refuse the move in French, where it quoted the engine's English."""
+    record = Record.new(load("general"))
+    record.play("a2-b2")
+    record.play("c3-b4")
+    data = record.to_dict()
+    data["moves"].append("a2-a4")  # no rebel stands on a2 any more
+    with pytest.raises(InvalidPosition) as caught:
+        Record.from_json(json.dumps(data))
+    exc = caught.value
+    assert exc.code == "record-illegal-move"
+    said = assert_french(exc)
+    inner = refused(exc.inner)("fr")  # type: ignore[attr-defined]
+    assert said.startswith("demi-coup 3") and said.endswith(inner), said
+    assert refused(exc)("en") == str(exc)
+    again = pickle.loads(pickle.dumps(exc))  # across a process pool, the quoted refusal too
+    assert refused(again)("fr") == said
 
 
 def test_the_refusals_above_reach_most_codes() -> None:

@@ -247,7 +247,7 @@ def loads(text: str) -> MatFile:
             game.entries.extend(_line_entries(line))
         except ValueError as exc:
             raise InvalidRecord("line {line}: {reason}", code="mat-line", line=number,
-                                reason=str(exc)) from None  # fmt: skip
+                                reason=str(exc)).quoting(exc) from None  # fmt: skip
     if length is None or not games:
         raise InvalidRecord("a .mat file gives ' N point match' and at least one game",
                             code="mat-empty")  # fmt: skip
@@ -263,7 +263,7 @@ def loads(text: str) -> MatFile:
             records.append(_replay(length, game, crawford, header))
         except (IllegalMove, InvalidPosition, ValueError) as exc:
             raise InvalidRecord("game {game}: {reason}", code="mat-game-error", game=number,
-                                reason=str(exc)) from None  # fmt: skip
+                                reason=str(exc)).quoting(exc) from None  # fmt: skip
     players = games[0].names
     return MatFile(length, (players[0] or "White", players[1] or "Black"), records, header)
 

@@ -169,6 +169,7 @@ class Refused:
     template: str
     params: dict[str, Any]
     message: str  # the engine's English, whole
+    nested: Refused | None = None  # the refusal its ``reason`` quotes (a record's bad move)
 
     def __call__(self, lang: str = "en") -> str:
         if lang == "en":
@@ -176,22 +177,36 @@ class Refused:
         translation = pgettext(lang, self.code, self.template)
         if translation == self.template:  # not in the catalogue: the English, introduced
             return typeset(f"refusé par les règles : {self.message}")
+        quoting = self.nested is not None and "reason" in self.params
+        params = {**self.params, "reason": _HOLE} if quoting else self.params
         try:
-            return fill(translation, self.template, self.params)
+            said = fill(translation, self.template, params)
         except (KeyError, IndexError, ValueError):  # a translation naming what is not there
             return self.message
+        if quoting:
+            assert self.nested is not None
+            said = said.replace(_HOLE, self.nested(lang))
+        return said
+
+
+_HOLE = "\x00"
+"""Where a quoted refusal goes, once the outer one is filled (no engine's text holds it)."""
 
 
 def refused(exc: Exception) -> Refused:
     """The refusal of an engine's error (``IllegalMove``, ``InvalidPosition``), or of any
-    ``ValueError`` an engine raised (shown in English behind a French lead-in)."""
+    ``ValueError`` an engine raised (shown in English behind a French lead-in); a record's
+    refusal that quotes another (``InvalidRecord.inner``) says that one in the page's language
+    too."""
     message = str(exc) or "this is not allowed by the rules"
     code = getattr(exc, "code", "illegal")
     template = getattr(exc, "template", None)
     params = getattr(exc, "params", None)
     if not isinstance(template, str) or not isinstance(params, dict):
         return Refused("illegal", message.replace("{", "{{").replace("}", "}}"), {}, message)
-    return Refused(str(code), template, dict(params), message)
+    inner = getattr(exc, "inner", None)
+    nested = refused(inner) if isinstance(inner, Exception) else None
+    return Refused(str(code), template, dict(params), message, nested)
 
 
 def reason_in(lang: str, kind: str, template: str, values: dict[str, Any]) -> str:
