@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import ludotheque
 from ludotheque.ai import Budget
 from ludotheque.ai.backgammon import BackgammonAgent
+from ludotheque.games.backgammon.rules import BackgammonState
 
 MONEY_MARGINS = (0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1)
 MATCH_MARGINS = (0.0, 0.002, 0.004, 0.006, 0.008, 0.01, 0.015, 0.02)
@@ -66,8 +67,9 @@ def main() -> None:
         mean = []
         for r, (theirs, ours) in zip(subset, takes, strict=True):
             state = games[money].parse_position(r["position"])
-            cube = state.stakes.value if money else 1  # type: ignore[attr-defined]
-            _, dt, dp = one.cube_equities(state)  # type: ignore[arg-type]
+            assert isinstance(state, BackgammonState) and state.stakes is not None
+            cube = state.stakes.value if money else 1
+            _, dt, dp = one.cube_equities(state)
             mean.append((theirs, (ours + (dp - dt) / cube) / 2))
         lost, wt, wp = score(mean, 0.0)
         print(f"{label}: mean of one and two rolls: loses {lost:.5f} a decision, {wt} wrong "

@@ -177,16 +177,13 @@ class Refused:
         translation = pgettext(lang, self.code, self.template)
         if translation == self.template:  # not in the catalogue: the English, introduced
             return typeset(f"refusé par les règles : {self.message}")
-        quoting = self.nested is not None and "reason" in self.params
-        params = {**self.params, "reason": _HOLE} if quoting else self.params
+        quoted = self.nested(lang) if self.nested and "reason" in self.params else None
+        params = self.params if quoted is None else {**self.params, "reason": _HOLE}
         try:
             said = fill(translation, self.template, params)
         except (KeyError, IndexError, ValueError):  # a translation naming what is not there
             return self.message
-        if quoting:
-            assert self.nested is not None
-            said = said.replace(_HOLE, self.nested(lang))
-        return said
+        return said if quoted is None else said.replace(_HOLE, quoted)
 
 
 _HOLE = "\x00"
